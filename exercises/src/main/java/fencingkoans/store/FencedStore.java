@@ -1,0 +1,51 @@
+package fencingkoans.store;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.NotWrittenYet;
+import fencingkoans.contract.ResourceState;
+import fencingkoans.sqlite.Checkpoints;
+import fencingkoans.sqlite.Ledger;
+import java.util.Optional;
+
+/**
+ * The destination: it admits an effect only if the request carries the installed generation, checked in the
+ * same transaction as the effect, and it remembers every applied request so that a repeat is answered, not
+ * applied again.
+ *
+ * <p>You write {@link #apply}. It grows lesson by lesson; each lesson's koans say what is missing.
+ * The {@code ledger} does the SQL for you: {@code installedGeneration}, {@code addToValue},
+ * {@code findRecord}, {@code storeRecord}. {@code ApplyResult.Rejected} has factories for every rejection.
+ */
+public final class FencedStore implements AutoCloseable {
+
+    private final Ledger ledger;
+
+    public FencedStore(Ledger ledger) {
+        this.ledger = ledger;
+    }
+
+    /**
+     * Lesson 1: apply the delta only when the request's generation is the installed one.
+     * Lesson 2: refuse malformed requests before touching anything; require equality, not "at least".
+     * Lesson 3: do the check and the effect inside {@link ImmediateTransaction#run}.
+     * Lesson 4: look up the request record first, and store one with every applied result.
+     */
+    public ApplyResult apply(ApplyRequest request) {
+        throw new NotWrittenYet("1.1", "exercises/src/main/java/fencingkoans/store/FencedStore.java",
+                "FencedStore.apply");
+    }
+
+    public Optional<ResourceState> read(String resource) {
+        return ledger.read(resource);
+    }
+
+    public Checkpoints checkpoints() {
+        return ledger.checkpoints();
+    }
+
+    @Override
+    public void close() {
+        ledger.close();
+    }
+}

@@ -1,0 +1,23 @@
+package fencingkoans.store;
+
+import fencingkoans.contract.NotWrittenYet;
+import fencingkoans.sqlite.Ledger;
+import java.util.function.Supplier;
+
+/** Runs a piece of work inside one {@code BEGIN IMMEDIATE} transaction: all of it commits, or none of it. */
+final class ImmediateTransaction {
+
+    private ImmediateTransaction() {
+    }
+
+    /**
+     * Lesson 3: take the write lock first ({@code ledger.execute("BEGIN IMMEDIATE")}), then run {@code work}
+     * and {@code COMMIT}. If the lock is held elsewhere, run nothing and answer {@code whenContended.get()}
+     * ({@code StoreException.isContention()} tells you). If anything fails after the lock was taken,
+     * {@code ROLLBACK} and let the failure go on to the caller.
+     */
+    static <T> T run(Ledger ledger, Supplier<T> work, Supplier<T> whenContended) {
+        throw new NotWrittenYet("3.1", "exercises/src/main/java/fencingkoans/store/ImmediateTransaction.java",
+                "ImmediateTransaction.run");
+    }
+}

@@ -1,0 +1,11 @@
+package fencingkoans.contract;
+
+/**
+ * What a worker presents to the destination: "on this resource, under this generation, apply this delta,
+ * and remember it as this request id". The destination trusts none of it: {@code FencedStore} checks it.
+ */
+public record ApplyRequest(String resource, long generation, String requestId, long delta) {
+
+    /** The longest request id the destination stores; anything longer is refused as malformed. */
+    public static final int MAX_REQUEST_ID_LENGTH = 128;
+}

@@ -1,0 +1,85 @@
+package fencingkoans.sqlite;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.sqlite.SQLiteConfig;
+
+/** Creates the course's SQLite file and opens real connections to it. Given code: not an exercise. */
+public final class Database {
+
+    public static final String FUND_A = "fund-A";
+    public static final String FUND_B = "fund-B";
+    public static final long FUND_A_START_VALUE = 0;
+    public static final long FUND_B_START_VALUE = 100;
+
+    /**
+     * Fail at once when another connection holds the lock. A teaching choice, so that contention shows up
+     * immediately and the same way every run; a production store would usually wait a little.
+     */
+    public static final Duration NO_WAIT = Duration.ZERO;
+
+    private static final String SCHEMA = """
+            CREATE TABLE resources (
+                name       TEXT    PRIMARY KEY,
+                generation INTEGER NOT NULL CHECK (generation > 0),
+                value      INTEGER NOT NULL
+            );
+            CREATE TABLE request_records (
+                resource     TEXT    NOT NULL REFERENCES resources (name),
+                request_id   TEXT    NOT NULL,
+                delta        INTEGER NOT NULL,
+                generation   INTEGER NOT NULL,
+                result_value INTEGER NOT NULL,
+                PRIMARY KEY (resource, request_id)
+            );
+            """;
+
+    private Database() {
+    }
+
+    /** Creates the schema in a new file and seeds fund-A and fund-B at generation 1. */
+    public static void create(Path file) {
+        try (Connection connection = connect(file, NO_WAIT); Statement statement = connection.createStatement()) {
+            for (String ddl : SCHEMA.split(";")) {
+                if (!ddl.isBlank()) {
+                    statement.execute(ddl);
+                }
+            }
+            statement.execute("INSERT INTO resources (name, generation, value) VALUES ('" + FUND_A + "', 1, "
+                    + FUND_A_START_VALUE + "), ('" + FUND_B + "', 1, " + FUND_B_START_VALUE + ")");
+        } catch (SQLException e) {
+            throw new StoreException("creating " + file, e);
+        }
+    }
+
+    /** Opens a real connection in autocommit mode; transactions are begun with explicit SQL. */
+    public static Connection connect(Path file, Duration busyTimeout) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
+        config.enforceForeignKeys(true);
+        try {
+            return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+        } catch (SQLException e) {
+            throw new StoreException("opening " + file, e);
+        }
+    }
+
+    /** Writes a consistent copy of the whole database to {@code copy}, as a backup tool would. */
+    public static void snapshot(Connection connection, Path copy) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("VACUUM INTO '" + copy.toAbsolutePath().toString().replace("'", "''") + "'");
+        } catch (SQLException e) {
+            throw new StoreException("copying the database to " + copy, e);
+        }
+    }
+
+    /** SQLITE_BUSY or SQLITE_LOCKED, including their extended codes: someone else holds the lock. */
+    public static boolean isContention(SQLException e) {
+        int primary = e.getErrorCode() & 0xff;
+        return primary == 5 || primary == 6;
+    }
+}

@@ -1,0 +1,144 @@
+package fencingkoans.sqlite;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ResourceState;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The destination's tables, reached through one real SQLite connection. Every operation is a single
+ * statement in whatever transaction the caller has open (or its own, in autocommit mode): deciding where a
+ * transaction begins and ends is the lesson, so it is left to the caller. Given code: not an exercise.
+ */
+public final class Ledger implements AutoCloseable {
+
+    private final Connection connection;
+    private final Checkpoints checkpoints = new Checkpoints();
+
+    private Ledger(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** Opens a new connection to {@code file} with an explicit busy timeout. */
+    public static Ledger open(Path file, Duration busyTimeout) {
+        return new Ledger(Database.connect(file, busyTimeout));
+    }
+
+    public Checkpoints checkpoints() {
+        return checkpoints;
+    }
+
+    /** Runs one SQL statement as written, for example {@code BEGIN IMMEDIATE}, {@code COMMIT} or {@code ROLLBACK}. */
+    public void execute(String sql) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new StoreException(sql, e);
+        }
+    }
+
+    /** The resource's installed generation, or empty when there is no such resource. */
+    public OptionalLong installedGeneration(String resource) {
+        OptionalLong generation = read(resource).map(state -> OptionalLong.of(state.generation()))
+                .orElse(OptionalLong.empty());
+        checkpoints.reach(Checkpoint.AFTER_GENERATION_READ);
+        return generation;
+    }
+
+    /** Adds {@code delta} to the resource's value and returns the new value. */
+    public long addToValue(String resource, long delta) {
+        ResourceState state = read(resource)
+                .orElseThrow(() -> new IllegalStateException("no resource named '" + resource + "'"));
+        long newValue;
+        try {
+            newValue = Math.addExact(state.value(), delta);
+        } catch (ArithmeticException overflow) {
+            throw new IllegalArgumentException("delta " + delta + " would overflow the value " + state.value()
+                    + " of " + resource);
+        }
+        update("UPDATE resources SET value = ? WHERE name = ?", newValue, resource);
+        checkpoints.reach(Checkpoint.AFTER_VALUE_UPDATE);
+        return newValue;
+    }
+
+    /** Sets the resource's installed generation, with no check of any kind. */
+    public void setGeneration(String resource, long generation) {
+        update("UPDATE resources SET generation = ? WHERE name = ?", generation, resource);
+    }
+
+    /** The record stored for this request id on this resource, if any. */
+    public Optional<RequestRecord> findRecord(String resource, String requestId) {
+        String sql = "SELECT delta, generation, result_value FROM request_records"
+                + " WHERE resource = ? AND request_id = ?";
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setString(1, resource);
+            query.setString(2, requestId);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next()
+                        ? Optional.of(new RequestRecord(resource, requestId, row.getLong(1), row.getLong(2),
+                                row.getLong(3)))
+                        : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("looking up request " + requestId + " on " + resource, e);
+        }
+    }
+
+    /** Stores the request and the value it was answered with. */
+    public void storeRecord(ApplyRequest request, long resultValue) {
+        String sql = "INSERT INTO request_records (resource, request_id, delta, generation, result_value)"
+                + " VALUES (?, ?, ?, ?, ?)";
+        try (PreparedStatement insert = connection.prepareStatement(sql)) {
+            insert.setString(1, request.resource());
+            insert.setString(2, request.requestId());
+            insert.setLong(3, request.delta());
+            insert.setLong(4, request.generation());
+            insert.setLong(5, resultValue);
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("storing request " + request.requestId(), e);
+        }
+        checkpoints.reach(Checkpoint.AFTER_RECORD_STORED);
+    }
+
+    /** The resource's committed state as this connection sees it now. */
+    public Optional<ResourceState> read(String resource) {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT generation, value FROM resources WHERE name = ?")) {
+            query.setString(1, resource);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next()
+                        ? Optional.of(new ResourceState(resource, row.getLong(1), row.getLong(2)))
+                        : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("reading " + resource, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw new StoreException("closing the connection", e);
+        }
+    }
+
+    private void update(String sql, long number, String resource) {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            update.setLong(1, number);
+            update.setString(2, resource);
+            update.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException(sql, e);
+        }
+    }
+}

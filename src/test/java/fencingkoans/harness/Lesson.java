@@ -1,0 +1,19 @@
+package fencingkoans.harness;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** Marks a koan class as one lesson of the course. */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+public @interface Lesson {
+
+    int value();
+
+    String title();
+
+    /** The lesson page, relative to the project root. */
+    String page();
+}

@@ -1,0 +1,25 @@
+package fencingkoans.koans.support;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every koan starts on a fresh course database in its own JUnit temporary directory. */
+public abstract class CourseKoans {
+
+    @TempDir
+    private Path directory;
+
+    protected CourseDatabase course;
+
+    @BeforeEach
+    final void createTheCourseDatabase() {
+        course = CourseDatabase.createIn(directory);
+    }
+
+    @AfterEach
+    final void closeEveryConnection() throws Exception {
+        course.close();
+    }
+}
