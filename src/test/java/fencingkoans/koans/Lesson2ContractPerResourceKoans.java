@@ -1,0 +1,210 @@
+package fencingkoans.koans;
+
+import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
+import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.InstallResult;
+import fencingkoans.contract.RejectionReason;
+import fencingkoans.contract.ResourceState;
+import fencingkoans.harness.Koan;
+import fencingkoans.harness.Lesson;
+import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.store.Authority;
+import fencingkoans.store.FencedStore;
+import java.util.List;
+
+@Lesson(value = 2, title = "An explicit contract per resource", page = "docs/lessons/2-contract-per-resource.md")
+class Lesson2ContractPerResourceKoans extends CourseKoans {
+
+    @Koan(value = "2.1", edit = "Authority.install",
+            teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was.",
+            hints = {
+                "Which rows does your install change? Look at the resource it is given.",
+                "ledger.setGeneration(resource, generation) touches one resource only: pass it the resource "
+                        + "you were asked to install on."})
+    void installingOnFundALeavesFundBAsItWas() {
+        Authority authority = course.authority();
+
+        authority.install(FUND_A, 2);
+
+        assertThat(course.generation(FUND_A)).as("fund-A after installing generation 2 on it").isEqualTo(2);
+        assertThat(course.state(FUND_B)).as("fund-B after an install on fund-A: neither its generation nor its "
+                + "value may move").isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
+    }
+
+    @Koan(value = "2.2", edit = "Authority.install",
+            teaches = "Installing the generation that is already installed is refused: only strictly higher moves.",
+            hints = {
+                "If the same generation could be installed twice, two holders could both believe they are new.",
+                "Read the installed generation first; if the offered one is not greater, return "
+                        + "new InstallResult.NotHigher(resource, installed, offered) and change nothing."})
+    void installingTheSameGenerationAgainIsRefused() {
+        Authority authority = course.authority();
+
+        InstallResult result = authority.install(FUND_A, 1);
+
+        assertThat(result).as("offering generation 1 while generation 1 is installed")
+                .isEqualTo(new InstallResult.NotHigher(FUND_A, 1, 1));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(1);
+    }
+
+    @Koan(value = "2.3", edit = "Authority.install",
+            teaches = "Installing a lower generation is refused: authority never moves backwards.",
+            hints = {
+                "What should happen to a worker holding generation 3 if the generation could go back to 2?",
+                "Compare with <=, not ==: a lower offer is refused just like an equal one."})
+    void installingALowerGenerationIsRefused() {
+        Authority authority = course.authority();
+        authority.install(FUND_A, 3);
+
+        InstallResult result = authority.install(FUND_A, 2);
+
+        assertThat(result).as("offering generation 2 while generation 3 is installed")
+                .isEqualTo(new InstallResult.NotHigher(FUND_A, 3, 2));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(3);
+    }
+
+    @Koan(value = "2.4", edit = "FencedStore.apply",
+            teaches = "The destination requires equality: a larger generation invented by a worker is rejected.",
+            hints = {
+                "Does your check accept any generation that is 'at least' the installed one?",
+                "Only the authority issues generations. A higher number than the installed one was never issued: "
+                        + "return ApplyResult.Rejected.unissued(presented, installed)."})
+    void aLargerGenerationInventedByTheWorkerIsRejected() {
+        FencedStore store = course.store();
+
+        ApplyResult result = store.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
+
+        assertThat(result).as("generation 1 is installed and a worker presents generation 99, which no authority "
+                + "issued: a bigger number is not more authority")
+                .isEqualTo(Rejected.unissued(99, 1));
+        assertThat(course.value(FUND_A)).as("fund-A's value after the rejection").isZero();
+    }
+
+    @Koan(value = "2.5", edit = "FencedStore.apply",
+            teaches = "Generations are per resource: generation 3 on fund-A gives no authority over fund-B.",
+            hints = {
+                "Whose installed generation does your check read: the request's resource, or another one?",
+                "ledger.installedGeneration(request.resource())."})
+    void aGenerationCountsOnlyOnItsOwnResource() {
+        course.authority().install(FUND_A, 3);
+        FencedStore store = course.store();
+
+        ApplyResult onB = store.apply(new ApplyRequest(FUND_B, 3, "b-1", 5));
+
+        assertThat(onB).as("generation 3 is installed on fund-A only; fund-B still holds generation 1")
+                .isEqualTo(Rejected.unissued(3, 1));
+        assertThat(store.apply(new ApplyRequest(FUND_B, 1, "b-2", 5)))
+                .as("fund-B's own generation 1 is still the one to present").isEqualTo(new Applied(FUND_B_START_VALUE + 5));
+    }
+
+    @Koan(value = "2.6", edit = "FencedStore.apply and Authority.install",
+            teaches = "A resource the destination does not hold is rejected, and nothing is created for it.",
+            hints = {
+                "What does ledger.installedGeneration return for a resource that does not exist?",
+                "An empty OptionalLong: answer Rejected.unknownResource(request) in apply, and "
+                        + "new InstallResult.UnknownResource(resource) in install, before anything is written."})
+    void anUnknownResourceIsRejectedAndNothingIsCreated() {
+        FencedStore store = course.store();
+        Authority authority = course.authority();
+        List<String> before = course.contents();
+
+        ApplyResult applied = store.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
+        InstallResult installed = authority.install("fund-C", 2);
+
+        assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
+                .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
+        assertThat(installed).as("an install on fund-C, which does not exist")
+                .isEqualTo(new InstallResult.UnknownResource("fund-C"));
+        assertThat(course.contents()).as("every row of the database: nothing may be created or changed")
+                .isEqualTo(before);
+    }
+
+    @Koan(value = "2.7", edit = "FencedStore.apply",
+            teaches = "A request without a request id is refused with an error naming the field, before any effect.",
+            hints = {
+                "The destination trusts nothing it is sent. What should happen before any SQL runs?",
+                "At the top of apply: if requestId is null or blank, throw new IllegalArgumentException(\"requestId "
+                        + "must not be null or blank\")."})
+    void aRequestWithoutARequestIdIsRefusedBeforeAnyEffect() {
+        FencedStore store = course.store();
+        List<String> before = course.contents();
+
+        assertRefused(store, new ApplyRequest(FUND_A, 1, null, 5), "requestId");
+        assertRefused(store, new ApplyRequest(FUND_A, 1, "  ", 5), "requestId");
+        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+    }
+
+    @Koan(value = "2.8", edit = "FencedStore.apply",
+            teaches = "A request without a resource is refused with an error naming the field, before any effect.",
+            hints = {
+                "The same check as 2.7, for another field.",
+                "If resource is null or blank, throw new IllegalArgumentException(\"resource must not be null or "
+                        + "blank\")."})
+    void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
+        FencedStore store = course.store();
+        List<String> before = course.contents();
+
+        assertRefused(store, new ApplyRequest(null, 1, "r1", 5), "resource");
+        assertRefused(store, new ApplyRequest("", 1, "r1", 5), "resource");
+        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+    }
+
+    @Koan(value = "2.9", edit = "FencedStore.apply",
+            teaches = "An oversized request id is refused: the destination bounds what it is asked to remember.",
+            hints = {
+                "ApplyRequest declares a limit for request ids. Do you enforce it?",
+                "If requestId.length() > ApplyRequest.MAX_REQUEST_ID_LENGTH, throw an IllegalArgumentException "
+                        + "whose message starts with \"requestId\"."})
+    void anOversizedRequestIdIsRefused() {
+        FencedStore store = course.store();
+        List<String> before = course.contents();
+
+        assertRefused(store, new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5),
+                "requestId");
+        assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
+    }
+
+    @Koan(value = "2.10", edit = "FencedStore.apply",
+            teaches = "A generation below 1 is malformed: generations start at 1 and only grow.",
+            hints = {
+                "Is 0 stale, unissued, or simply not a generation at all?",
+                "If generation <= 0, throw an IllegalArgumentException whose message starts with \"generation\"."})
+    void aGenerationBelowOneIsRefused() {
+        FencedStore store = course.store();
+        List<String> before = course.contents();
+
+        assertRefused(store, new ApplyRequest(FUND_A, 0, "r1", 5), "generation");
+        assertRefused(store, new ApplyRequest(FUND_A, -1, "r1", 5), "generation");
+        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+    }
+
+    @Koan(value = "2.11", edit = "FencedStore.apply",
+            teaches = "A delta that would overflow the value is refused, and the value stays as it was.",
+            hints = {
+                "ledger.addToValue already refuses an overflow. Does anything in your apply swallow that error, "
+                        + "or write something before it?",
+                "Let the IllegalArgumentException from addToValue reach the caller, and write nothing before it."})
+    void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
+        FencedStore store = course.store();
+        store.apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
+        List<String> before = course.contents();
+
+        assertRefused(store, new ApplyRequest(FUND_A, 1, "one-more", 1), "delta");
+        assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
+    }
+
+    private static void assertRefused(FencedStore store, ApplyRequest malformed, String field) {
+        assertThatThrownBy(() -> store.apply(malformed))
+                .as("%s must be refused with an IllegalArgumentException whose message names '%s'", malformed, field)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(field);
+    }
+}

@@ -1,0 +1,215 @@
+package fencingkoans.koans;
+
+import static fencingkoans.sqlite.Database.FUND_A;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Contended;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.InstallResult;
+import fencingkoans.harness.Koan;
+import fencingkoans.harness.Lesson;
+import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.koans.support.Pause;
+import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.store.Authority;
+import fencingkoans.store.FencedStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+@Lesson(value = 3, title = "Apply the decision in the transaction", page = "docs/lessons/3-decide-in-the-transaction.md")
+class Lesson3TransactionKoans extends CourseKoans {
+
+    private static final ApplyRequest WORKER_A = new ApplyRequest(FUND_A, 1, "a-1", 7);
+    private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
+
+    @Koan(value = "3.1", edit = "ImmediateTransaction.run and FencedStore.apply",
+            teaches = "While apply sits between its check and its effect, the authority cannot install a generation.",
+            hints = {
+                "This is koan 1.4 again, inside your apply. What must still be held when the check is done?",
+                "Write ImmediateTransaction.run (BEGIN IMMEDIATE, work, COMMIT; ROLLBACK on failure) and do "
+                        + "apply's check and effect inside it.",
+                "return ImmediateTransaction.run(ledger, () -> { /* your check and effect */ }, "
+                        + "() -> new ApplyResult.Contended(request.resource()));"})
+    void whileApplySitsBetweenCheckAndEffectTheAuthorityCannotInstall() {
+        FencedStore workerA = course.store();
+        Authority authority = course.authority();
+        AtomicReference<InstallResult> installInTheGap = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
+                () -> installInTheGap.set(authority.install(FUND_A, 2)));
+
+        ApplyResult result = workerA.apply(WORKER_A);
+
+        assertThat(installInTheGap.get()).as("the authority's install, attempted while worker A's apply sat "
+                + "between reading generation 1 and applying its delta: it must find the write lock taken")
+                .isEqualTo(new InstallResult.Contended(FUND_A));
+        assertThat(result).as("worker A's apply, which held the lock").isEqualTo(new Applied(7));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after both").isEqualTo(1);
+    }
+
+    @Koan(value = "3.2", edit = "ImmediateTransaction.run",
+            teaches = "BEGIN IMMEDIATE takes the write lock before the check; a deferred BEGIN would not.",
+            hints = {
+                "A plain BEGIN takes no lock until the first write. Which lock does the check need to hold?",
+                "ledger.execute(\"BEGIN IMMEDIATE\") must be the first statement, before installedGeneration."})
+    void noOtherConnectionCanReserveTheWriteLockDuringTheCheck() {
+        FencedStore workerA = course.store();
+        Connection probe = course.connection();
+        AtomicReference<String> probeOutcome = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> probeOutcome.set(tryToReserve(probe)));
+
+        workerA.apply(WORKER_A);
+
+        assertThat(probeOutcome.get()).as("another connection trying BEGIN IMMEDIATE while apply has only read "
+                + "the generation: the lock must already be apply's").startsWith("busy");
+    }
+
+    @Koan(value = "3.3", edit = "ImmediateTransaction.run",
+            teaches = "A second worker meeting the held lock is told Contended at once, not rejected.",
+            hints = {
+                "With a busy timeout of 0, BEGIN IMMEDIATE fails at once when the lock is held. What does the "
+                        + "exception look like?",
+                "Catch StoreException around BEGIN IMMEDIATE; if e.isContention(), return whenContended.get() "
+                        + "without running the work."})
+    void aSecondWorkerMeetingTheLockIsContendedNotRejected() {
+        FencedStore workerA = course.store();
+        FencedStore workerB = course.store();
+        AtomicReference<ApplyResult> bInTheGap = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> bInTheGap.set(workerB.apply(WORKER_B)));
+
+        workerA.apply(WORKER_A);
+
+        assertThat(bInTheGap.get()).as("worker B's apply while A holds the lock: nothing is wrong with B's "
+                + "request, it only has to wait its turn").isEqualTo(new Contended(FUND_A));
+        assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
+    }
+
+    @Koan(value = "3.4", edit = "ImmediateTransaction.run",
+            teaches = "Once the lock is released, the contended worker's retry goes through.",
+            hints = {
+                "After a Contended answer, is the connection left inside a transaction?",
+                "When BEGIN IMMEDIATE itself failed, there is nothing to roll back: just answer Contended."})
+    void afterReleaseTheContendedWorkerProgresses() {
+        FencedStore workerA = course.store();
+        FencedStore workerB = course.store();
+        AtomicReference<ApplyResult> bInTheGap = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> bInTheGap.set(workerB.apply(WORKER_B)));
+        workerA.apply(WORKER_A);
+
+        ApplyResult retry = workerB.apply(WORKER_B);
+
+        assertThat(bInTheGap.get()).as("worker B's first try, during A's transaction").isEqualTo(new Contended(FUND_A));
+        assertThat(retry).as("worker B's retry after A committed: 7 from A plus B's 5").isEqualTo(new Applied(12));
+    }
+
+    @Koan(value = "3.5", edit = "ImmediateTransaction.run",
+            teaches = "Contention and a stale generation are different causes: only contention is fixed by retrying.",
+            hints = {
+                "Here the authority holds the lock while it installs generation 2. What must worker A hear then, "
+                        + "and what after the install committed?",
+                "Contended during the install (the authority's transaction holds the lock); Rejected as stale "
+                        + "afterwards, however often A retries."})
+    void contentionAndStalenessAreDifferentCauses() {
+        Authority authority = course.authority();
+        FencedStore workerA = course.store();
+        AtomicReference<ApplyResult> duringInstall = new AtomicReference<>();
+        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
+                () -> duringInstall.set(workerA.apply(WORKER_A)));
+
+        authority.install(FUND_A, 2);
+        ApplyResult afterInstall = workerA.apply(WORKER_A);
+        ApplyResult retriedAgain = workerA.apply(WORKER_A);
+
+        assertThat(duringInstall.get()).as("A's apply while the authority's install holds the lock")
+                .isEqualTo(new Contended(FUND_A));
+        assertThat(afterInstall).as("A's retry once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
+        assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 2));
+    }
+
+    @Koan(value = "3.6", edit = "ImmediateTransaction.run",
+            teaches = "Nobody sees the effect before the commit: the check, the effect and the record land together.",
+            hints = {
+                "Another connection reads fund-A while apply has updated the value but not yet finished. What "
+                        + "does it see if each statement commits on its own?",
+                "Inside one transaction, other connections keep seeing the last committed value until COMMIT."})
+    void aReaderSeesNothingBeforeTheCommit() {
+        FencedStore workerA = course.store();
+        FencedStore reader = course.store();
+        AtomicReference<Long> seenMidway = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
+                () -> seenMidway.set(reader.read(FUND_A).orElseThrow().value()));
+
+        workerA.apply(WORKER_A);
+
+        assertThat(seenMidway.get()).as("fund-A's value read by another connection after apply's UPDATE but "
+                + "before its COMMIT").isZero();
+        assertThat(reader.read(FUND_A).orElseThrow().value()).as("the same read after the commit").isEqualTo(7);
+    }
+
+    @Koan(value = "3.7", edit = "ImmediateTransaction.run",
+            teaches = "A worker paused on its own thread keeps the lock for the whole pause, however long.",
+            hints = {
+                "The pause here is a real thread blocked on a latch, like a garbage-collection pause or a slow "
+                        + "network. Does your transaction end before the pause or after it?",
+                "Everything between BEGIN IMMEDIATE and COMMIT, pause included, happens under the lock."})
+    void aPausedWorkerHoldsTheLockUntilItResumes() throws Exception {
+        FencedStore workerA = course.store();
+        Authority authority = course.authority();
+        Pause pause = new Pause();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, pause::hold);
+
+        CompletableFuture<ApplyResult> aOnItsThread = CompletableFuture.supplyAsync(() -> workerA.apply(WORKER_A));
+        pause.awaitReached();
+        InstallResult duringPause = authority.install(FUND_A, 2);
+        pause.release();
+        ApplyResult aResult = aOnItsThread.get(30, TimeUnit.SECONDS);
+        InstallResult afterPause = authority.install(FUND_A, 2);
+
+        assertThat(duringPause).as("the install while worker A is paused inside apply")
+                .isEqualTo(new InstallResult.Contended(FUND_A));
+        assertThat(aResult).as("worker A's apply once it resumes").isEqualTo(new Applied(7));
+        assertThat(afterPause).as("the install retried after A committed")
+                .isEqualTo(new InstallResult.Installed(FUND_A, 2));
+    }
+
+    @Koan(value = "3.8", edit = "ImmediateTransaction.run",
+            teaches = "A failure inside apply rolls the transaction back, so the lock is freed and the store works on.",
+            hints = {
+                "After an exception, is your connection still inside BEGIN IMMEDIATE? Who else is then locked out?",
+                "Wrap the work and COMMIT in try { ... } catch (RuntimeException | Error e) { "
+                        + "ledger.execute(\"ROLLBACK\"); throw e; }."})
+    void aFailedApplyLeavesTheStoreUsable() {
+        FencedStore workerA = course.store();
+        workerA.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> {
+            throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
+        });
+
+        assertThatThrownBy(() -> workerA.apply(WORKER_A)).as("the injected fault reaches the caller")
+                .isInstanceOf(InjectedFault.class);
+        InstallResult install = course.authority().install(FUND_A, 2);
+        ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 2, "a-2", 3));
+
+        assertThat(install).as("another connection's install after the failed apply: the lock must be free")
+                .isEqualTo(new InstallResult.Installed(FUND_A, 2));
+        assertThat(next).as("the same store's next apply: no transaction may be left open")
+                .isEqualTo(new Applied(3));
+    }
+
+    private static String tryToReserve(Connection probe) {
+        try (Statement statement = probe.createStatement()) {
+            statement.execute("BEGIN IMMEDIATE");
+            statement.execute("ROLLBACK");
+            return "reserved: the write lock was free";
+        } catch (SQLException e) {
+            return "busy: " + e.getMessage();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package fencingkoans.koans;
+
+import static fencingkoans.sqlite.Database.FUND_A;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.harness.Koan;
+import fencingkoans.harness.Lesson;
+import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.outside.ExternalService;
+import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.Database;
+import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.store.Counterexamples;
+import fencingkoans.store.FencedStore;
+import java.nio.file.Path;
+
+@Lesson(value = 5, title = "Counterexamples bound the protection", page = "docs/lessons/5-counterexamples.md")
+class Lesson5CounterexampleKoans extends CourseKoans {
+
+    private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
+
+    @Koan(value = "5.1", edit = "ImmediateTransaction.run",
+            teaches = "A fault between the value update and the request record rolls both back: no half-done apply.",
+            hints = {
+                "The fault comes after UPDATE and before the record. What is left if the update was committed alone?",
+                "One transaction for the update and the record, and ROLLBACK on any exception."})
+    void aFaultBetweenUpdateAndRecordLeavesNothingBehind() {
+        FencedStore worker = course.store();
+        worker.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> {
+            throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
+        });
+
+        assertThatThrownBy(() -> worker.apply(R1)).isInstanceOf(InjectedFault.class);
+        ApplyResult retry = worker.apply(R1);
+
+        assertThat(course.records()).as("request records after the retry: the aborted try left none of its own")
+                .containsExactly(FUND_A + "/r1");
+        assertThat(retry).as("r1 retried after the fault: the aborted try must not count")
+                .isEqualTo(new Applied(7));
+        assertThat(course.value(FUND_A)).as("fund-A's value: the delta applied exactly once").isEqualTo(7);
+    }
+
+    @Koan(value = "5.2", edit = "Counterexamples.writeAroundTheStore",
+            teaches = "A direct SQL write skips apply, and nothing stops it: every write path is part of the guarantee.",
+            hints = {
+                "You are writing the attack, not a defence. Any program that can open the file can run SQL.",
+                "A PreparedStatement: UPDATE resources SET value = ? WHERE name = ?"})
+    void aDirectSqlWriteBypassesTheContract() {
+        course.authority().install(FUND_A, 2);
+        FencedStore staleWorker = course.store();
+        ApplyResult throughTheStore = staleWorker.apply(R1);
+
+        Counterexamples.writeAroundTheStore(course.connection(), FUND_A, 1_000);
+
+        assertThat(throughTheStore).as("the stale worker through apply").isEqualTo(Rejected.stale(1, 2));
+        assertThat(course.value(FUND_A)).as("fund-A's value after the same worker wrote around the store: the "
+                + "fence only guards the door it stands in").isEqualTo(1_000);
+        assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
+    }
+
+    @Koan(value = "5.3", edit = "Counterexamples.restoreGeneration",
+            teaches = "A recovery that restores an old generation makes the old worker's requests acceptable again.",
+            hints = {
+                "The generation lives in the same table as the value. What does a restore from last night put back?",
+                "UPDATE resources SET generation = ? WHERE name = ?, with the old generation."})
+    void restoringAnOldGenerationReadmitsAStaleWorker() {
+        course.authority().install(FUND_A, 2);
+        FencedStore staleWorker = course.store();
+        ApplyResult beforeRestore = staleWorker.apply(R1);
+
+        Counterexamples.restoreGeneration(course.connection(), FUND_A, 1);
+        ApplyResult afterRestore = staleWorker.apply(R1);
+
+        assertThat(beforeRestore).as("the stale worker before the bad recovery").isEqualTo(Rejected.stale(1, 2));
+        assertThat(afterRestore).as("the same request after generation 1 was put back: the destination can only "
+                + "be as right as the generation it holds").isEqualTo(new Applied(7));
+    }
+
+    @Koan(value = "5.4", edit = "Counterexamples.restoreCopy",
+            teaches = "Restoring an old copy of the file forgets request records, so a replay applies again.",
+            hints = {
+                "The request records live in the database file too. What does an older copy of the file not know?",
+                "Files.copy(oldCopy, liveFile, StandardCopyOption.REPLACE_EXISTING); every connection is already "
+                        + "closed when the koan calls you."})
+    void restoringAnOldCopyForgetsRequestRecords() throws Exception {
+        Path oldCopy = course.file().resolveSibling("last-night.db");
+        Database.snapshot(course.connection(), oldCopy);
+        ApplyResult original = course.store().apply(R1);
+        course.close();
+
+        Counterexamples.restoreCopy(oldCopy, course.file());
+        ApplyResult retryAfterRestore = course.store().apply(R1);
+
+        assertThat(original).as("r1 applied before the restore").isEqualTo(new Applied(7));
+        assertThat(retryAfterRestore).as("r1 retried after the old copy was restored: the record is gone, so the "
+                + "same intent is applied a second time").isEqualTo(new Applied(7));
+    }
+
+    @Koan(value = "5.5", edit = "Counterexamples.applyWithExternalCallInside",
+            teaches = "A call to an outside service made inside the transaction is not undone by its rollback.",
+            hints = {
+                "Register an action at Checkpoint.AFTER_VALUE_UPDATE on store.checkpoints(), then apply.",
+                "store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> service.call(\"charged \" + "
+                        + "request.delta())); return store.apply(request);"})
+    void anExternalCallInsideTheTransactionIsNotRolledBack() {
+        FencedStore worker = course.store();
+        ExternalService payments = new ExternalService();
+        worker.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, () -> {
+            throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
+        });
+
+        assertThatThrownBy(() -> Counterexamples.applyWithExternalCallInside(worker, R1, payments))
+                .as("the fault injected before the commit reaches the caller").isInstanceOf(InjectedFault.class);
+
+        assertThat(course.value(FUND_A)).as("fund-A's value: the database rolled back").isZero();
+        assertThat(course.records()).as("request records: rolled back too").isEmpty();
+        assertThat(payments.calls()).as("calls the outside service received: it was charged, and no ROLLBACK "
+                + "reaches it").hasSize(1);
+    }
+
+    @Koan(value = "5.6", edit = "FencedStore.apply",
+            teaches = "Reopening the file keeps committed work and records, which proves a clean close, not a crash.",
+            hints = {
+                "If this fails, something was not committed before the store was closed.",
+                "A close with an open transaction rolls it back. Real crash evidence needs a process that dies "
+                        + "mid-write; reopening only shows what a clean close keeps."})
+    void reopeningTheFileKeepsCommittedWorkButIsNoCrashTest() throws Exception {
+        course.store().apply(R1);
+        course.close();
+
+        FencedStore reopened = course.store();
+
+        assertThat(reopened.read(FUND_A).orElseThrow().value()).as("fund-A's value after reopening").isEqualTo(7);
+        assertThat(reopened.apply(R1)).as("r1 replayed after reopening: the record survived")
+                .isEqualTo(new Replayed(7));
+    }
+}
