@@ -6,8 +6,16 @@ package fencingkoans.contract;
  */
 public sealed interface ApplyResult {
 
+    /** One line for a person: what happened and why. */
+    String describe();
+
     /** The delta was applied now; {@code value} is the resource's value right after it. */
     record Applied(long value) implements ApplyResult {
+
+        @Override
+        public String describe() {
+            return "applied, value now " + value;
+        }
     }
 
     /**
@@ -15,6 +23,11 @@ public sealed interface ApplyResult {
      * answer stored with the original request, not the present value.
      */
     record Replayed(long value) implements ApplyResult {
+
+        @Override
+        public String describe() {
+            return "replayed, the stored answer " + value;
+        }
     }
 
     /**
@@ -23,6 +36,11 @@ public sealed interface ApplyResult {
      */
     record Rejected(RejectionReason reason, long presentedGeneration, long installedGeneration, String explanation)
             implements ApplyResult {
+
+        @Override
+        public String describe() {
+            return "rejected " + reason + ": " + explanation;
+        }
 
         public static Rejected stale(long presented, long installed) {
             return new Rejected(RejectionReason.STALE_GENERATION, presented, installed,
@@ -52,5 +70,10 @@ public sealed interface ApplyResult {
      * succeed when retried.
      */
     record Contended(String resource) implements ApplyResult {
+
+        @Override
+        public String describe() {
+            return "contended: the lock on " + resource + " is held elsewhere; a retry may succeed";
+        }
     }
 }
