@@ -4,7 +4,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
@@ -134,12 +134,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
                 "At the top of apply: if requestId is null or blank, throw new IllegalArgumentException(\"requestId "
                         + "must not be null or blank\")."})
     void aRequestWithoutARequestIdIsRefusedBeforeAnyEffect() {
-        FencedStore store = course.store();
-        List<String> before = course.contents();
-
-        assertRefused(store, new ApplyRequest(FUND_A, 1, null, 5), "requestId");
-        assertRefused(store, new ApplyRequest(FUND_A, 1, "  ", 5), "requestId");
-        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+        assertRefusedBeforeAnyEffect("requestId",
+                new ApplyRequest(FUND_A, 1, null, 5), new ApplyRequest(FUND_A, 1, "  ", 5));
     }
 
     @Koan(value = "2.8", edit = "FencedStore.apply",
@@ -149,12 +145,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
                 "If resource is null or blank, throw new IllegalArgumentException(\"resource must not be null or "
                         + "blank\")."})
     void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
-        FencedStore store = course.store();
-        List<String> before = course.contents();
-
-        assertRefused(store, new ApplyRequest(null, 1, "r1", 5), "resource");
-        assertRefused(store, new ApplyRequest("", 1, "r1", 5), "resource");
-        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+        assertRefusedBeforeAnyEffect("resource",
+                new ApplyRequest(null, 1, "r1", 5), new ApplyRequest("", 1, "r1", 5));
     }
 
     @Koan(value = "2.9", edit = "FencedStore.apply",
@@ -164,12 +156,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
                 "If requestId.length() > ApplyRequest.MAX_REQUEST_ID_LENGTH, throw an IllegalArgumentException "
                         + "whose message starts with \"requestId\"."})
     void anOversizedRequestIdIsRefused() {
-        FencedStore store = course.store();
-        List<String> before = course.contents();
-
-        assertRefused(store, new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5),
-                "requestId");
-        assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
+        assertRefusedBeforeAnyEffect("requestId",
+                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5));
     }
 
     @Koan(value = "2.10", edit = "FencedStore.apply",
@@ -178,12 +166,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
                 "Is 0 stale, unissued, or simply not a generation at all?",
                 "If generation <= 0, throw an IllegalArgumentException whose message starts with \"generation\"."})
     void aGenerationBelowOneIsRefused() {
-        FencedStore store = course.store();
-        List<String> before = course.contents();
-
-        assertRefused(store, new ApplyRequest(FUND_A, 0, "r1", 5), "generation");
-        assertRefused(store, new ApplyRequest(FUND_A, -1, "r1", 5), "generation");
-        assertThat(course.contents()).as("every row of the database after the refused requests").isEqualTo(before);
+        assertRefusedBeforeAnyEffect("generation",
+                new ApplyRequest(FUND_A, 0, "r1", 5), new ApplyRequest(FUND_A, -1, "r1", 5));
     }
 
     @Koan(value = "2.11", edit = "FencedStore.apply",
@@ -193,18 +177,23 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
                         + "or write something before it?",
                 "Let the IllegalArgumentException from addToValue reach the caller, and write nothing before it."})
     void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
-        FencedStore store = course.store();
-        store.apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
-        List<String> before = course.contents();
+        course.store().apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
 
-        assertRefused(store, new ApplyRequest(FUND_A, 1, "one-more", 1), "delta");
-        assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
+        assertRefusedBeforeAnyEffect("delta", new ApplyRequest(FUND_A, 1, "one-more", 1));
     }
 
-    private static void assertRefused(FencedStore store, ApplyRequest malformed, String field) {
-        assertThatThrownBy(() -> store.apply(malformed))
-                .as("%s must be refused with an IllegalArgumentException whose message names '%s'", malformed, field)
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(field);
+    private void assertRefusedBeforeAnyEffect(String field, ApplyRequest... malformed) {
+        FencedStore store = course.store();
+        List<String> before = course.contents();
+        for (ApplyRequest request : malformed) {
+            Throwable thrown = catchThrowable(() -> store.apply(request));
+            assertThat(thrown)
+                    .as("%s must be refused with an IllegalArgumentException whose message names '%s'",
+                            request, field)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(field);
+        }
+        assertThat(course.contents()).as("every row of the database after the refused request: a refusal "
+                + "happens before any effect").isEqualTo(before);
     }
 }

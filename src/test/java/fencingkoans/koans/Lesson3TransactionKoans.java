@@ -2,7 +2,7 @@ package fencingkoans.koans;
 
 import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
@@ -128,7 +128,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         ApplyResult afterInstall = workerA.apply(WORKER_A);
         ApplyResult retriedAgain = workerA.apply(WORKER_A);
 
-        assertThat(duringInstall.get()).as("A's apply while the authority's install holds the lock")
+        assertThat(duringInstall.get()).as("A's apply, made while the authority's install sat at its "
+                + "generation check (null: install never read the generation, so that moment never came)")
                 .isEqualTo(new Contended(FUND_A));
         assertThat(afterInstall).as("A's retry once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
         assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 2));
@@ -192,11 +193,15 @@ class Lesson3TransactionKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
         });
 
-        assertThatThrownBy(() -> workerA.apply(WORKER_A)).as("the injected fault reaches the caller")
+        assertThat(catchThrowable(() -> workerA.apply(WORKER_A)))
+                .as("what apply throws when a fault is injected after its update: the fault itself, not swallowed")
                 .isInstanceOf(InjectedFault.class);
+        long valueAfterFailure = course.value(FUND_A);
         InstallResult install = course.authority().install(FUND_A, 2);
         ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 2, "a-2", 3));
 
+        assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must be "
+                + "rolled back").isZero();
         assertThat(install).as("another connection's install after the failed apply: the lock must be free")
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));
         assertThat(next).as("the same store's next apply: no transaction may be left open")

@@ -2,7 +2,7 @@ package fencingkoans.koans;
 
 import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
@@ -36,7 +36,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
         });
 
-        assertThatThrownBy(() -> worker.apply(R1)).isInstanceOf(InjectedFault.class);
+        assertThat(catchThrowable(() -> worker.apply(R1)))
+                .as("what apply throws when a fault is injected after its update: the fault itself, not swallowed")
+                .isInstanceOf(InjectedFault.class);
         ApplyResult retry = worker.apply(R1);
 
         assertThat(course.records()).as("request records after the retry: the aborted try left none of its own")
@@ -115,8 +117,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
         });
 
-        assertThatThrownBy(() -> Counterexamples.applyWithExternalCallInside(worker, R1, payments))
-                .as("the fault injected before the commit reaches the caller").isInstanceOf(InjectedFault.class);
+        assertThat(catchThrowable(() -> Counterexamples.applyWithExternalCallInside(worker, R1, payments)))
+                .as("what the apply throws when a fault is injected before its commit").isInstanceOf(InjectedFault.class);
 
         assertThat(course.value(FUND_A)).as("fund-A's value: the database rolled back").isZero();
         assertThat(course.records()).as("request records: rolled back too").isEmpty();
