@@ -44,8 +44,9 @@ class Lesson1StaleAuthorityKoans extends CourseKoans {
                         + "apply must compare the request's generation with the installed one.",
                 "ledger.setGeneration(resource, generation) installs; return new InstallResult.Installed(...). "
                         + "In apply, a lower generation is stale.",
-                "In apply: if (request.generation() < installed) return "
-                        + "ApplyResult.Rejected.stale(request.generation(), installed);"})
+                "In apply: if (request.generation() != installed) return "
+                        + "ApplyResult.Rejected.stale(request.generation(), installed); lesson 2 will tell a higher "
+                        + "number apart from a lower one."})
     void aWorkerWhoseGenerationWasReplacedIsRejected() {
         FencedStore workerA = course.store();
         Authority authority = course.authority();
@@ -83,8 +84,8 @@ class Lesson1StaleAuthorityKoans extends CourseKoans {
     @Koan(value = "1.4", edit = "Authority.install",
             teaches = "Checking again just before a write does not close the gap: check and write are two moments.",
             hints = {
-                "This koan writes nothing of its own into your store: it shows a worker that checks, then writes "
-                        + "in a separate statement. It needs Authority.install to work.",
+                "An observation: it passes as soon as Authority.install works. It shows a worker that checks, "
+                        + "then writes in a separate statement, without your store.",
                 "Read the koan: where does the authority's install happen, relative to the check and the write?"})
     void checkingAgainJustBeforeTheWriteDoesNotCloseTheGap() {
         Authority authority = course.authority();

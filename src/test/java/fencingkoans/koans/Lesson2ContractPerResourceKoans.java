@@ -91,8 +91,9 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
     @Koan(value = "2.5", edit = "FencedStore.apply",
             teaches = "Generations are per resource: generation 3 on fund-A gives no authority over fund-B.",
             hints = {
-                "Whose installed generation does your check read: the request's resource, or another one?",
-                "ledger.installedGeneration(request.resource())."})
+                "Is generation 3 admitted on fund-B, where generation 1 is installed? Koan 2.4 has the same "
+                        + "cause, seen from another side.",
+                "Read ledger.installedGeneration(request.resource()) and admit only that exact number."})
     void aGenerationCountsOnlyOnItsOwnResource() {
         course.authority().install(FUND_A, 3);
         FencedStore store = course.store();
@@ -188,8 +189,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         for (ApplyRequest request : malformed) {
             Throwable thrown = catchThrowable(() -> store.apply(request));
             assertThat(thrown)
-                    .as("%s must be refused with an IllegalArgumentException whose message names '%s'",
-                            request, field)
+                    .as("%s must be refused with an IllegalArgumentException whose message names '%s' "
+                            + "(null: apply accepted it without complaint)", request, field)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(field);
         }

@@ -31,12 +31,13 @@ class Lesson3TransactionKoans extends CourseKoans {
     private static final ApplyRequest WORKER_A = new ApplyRequest(FUND_A, 1, "a-1", 7);
     private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
 
-    @Koan(value = "3.1", edit = "ImmediateTransaction.run and FencedStore.apply",
+    @Koan(value = "3.1", edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
             teaches = "While apply sits between its check and its effect, the authority cannot install a generation.",
             hints = {
                 "This is koan 1.4 again, inside your apply. What must still be held when the check is done?",
                 "Write ImmediateTransaction.run (BEGIN IMMEDIATE, work, COMMIT; ROLLBACK on failure) and do "
-                        + "apply's check and effect inside it.",
+                        + "apply's check and effect inside it. Authority.install needs the same: its own check and "
+                        + "update inside ImmediateTransaction.run, answering InstallResult.Contended.",
                 "return ImmediateTransaction.run(ledger, () -> { /* your check and effect */ }, "
                         + "() -> new ApplyResult.Contended(request.resource()));"})
     void whileApplySitsBetweenCheckAndEffectTheAuthorityCannotInstall() {
@@ -49,7 +50,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         ApplyResult result = workerA.apply(WORKER_A);
 
         assertThat(installInTheGap.get()).as("the authority's install, attempted while worker A's apply sat "
-                + "between reading generation 1 and applying its delta: it must find the write lock taken")
+                + "between reading generation 1 and applying its delta: it must find the write lock taken (null: "
+                + "apply never called ledger.installedGeneration, where this moment is scripted)")
                 .isEqualTo(new InstallResult.Contended(FUND_A));
         assertThat(result).as("worker A's apply, which held the lock").isEqualTo(new Applied(7));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after both").isEqualTo(1);
@@ -69,7 +71,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         workerA.apply(WORKER_A);
 
         assertThat(probeOutcome.get()).as("another connection trying BEGIN IMMEDIATE while apply has only read "
-                + "the generation: the lock must already be apply's").startsWith("busy");
+                + "the generation: the lock must already be apply's (null: apply never called "
+                + "ledger.installedGeneration, where this moment is scripted)").startsWith("busy");
     }
 
     @Koan(value = "3.3", edit = "ImmediateTransaction.run",
@@ -88,7 +91,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         workerA.apply(WORKER_A);
 
         assertThat(bInTheGap.get()).as("worker B's apply while A holds the lock: nothing is wrong with B's "
-                + "request, it only has to wait its turn").isEqualTo(new Contended(FUND_A));
+                + "request, it only has to wait its turn (null: A's apply never called ledger.installedGeneration)")
+                .isEqualTo(new Contended(FUND_A));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
     }
 
@@ -110,7 +114,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(retry).as("worker B's retry after A committed: 7 from A plus B's 5").isEqualTo(new Applied(12));
     }
 
-    @Koan(value = "3.5", edit = "ImmediateTransaction.run",
+    @Koan(value = "3.5", edit = "ImmediateTransaction.run and Authority.install",
             teaches = "Contention and a stale generation are different causes: only contention is fixed by retrying.",
             hints = {
                 "Here the authority holds the lock while it installs generation 2. What must worker A hear then, "
@@ -136,7 +140,7 @@ class Lesson3TransactionKoans extends CourseKoans {
     }
 
     @Koan(value = "3.6", edit = "ImmediateTransaction.run",
-            teaches = "Nobody sees the effect before the commit: the check, the effect and the record land together.",
+            teaches = "Nobody sees the effect before the commit: the check and the effect land together.",
             hints = {
                 "Another connection reads fund-A while apply has updated the value but not yet finished. What "
                         + "does it see if each statement commits on its own?",
@@ -155,7 +159,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(reader.read(FUND_A).orElseThrow().value()).as("the same read after the commit").isEqualTo(7);
     }
 
-    @Koan(value = "3.7", edit = "ImmediateTransaction.run",
+    @Koan(value = "3.7", edit = "ImmediateTransaction.run and Authority.install",
             teaches = "A worker paused on its own thread keeps the lock for the whole pause, however long.",
             hints = {
                 "The pause here is a real thread blocked on a latch, like a garbage-collection pause or a slow "
@@ -168,7 +172,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, pause::hold);
 
         CompletableFuture<ApplyResult> aOnItsThread = CompletableFuture.supplyAsync(() -> workerA.apply(WORKER_A));
-        pause.awaitReached();
+        pause.awaitReached(aOnItsThread);
         InstallResult duringPause = authority.install(FUND_A, 2);
         pause.release();
         ApplyResult aResult = aOnItsThread.get(30, TimeUnit.SECONDS);
@@ -193,17 +197,18 @@ class Lesson3TransactionKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
         });
 
-        assertThat(catchThrowable(() -> workerA.apply(WORKER_A)))
-                .as("what apply throws when a fault is injected after its update: the fault itself, not swallowed")
-                .isInstanceOf(InjectedFault.class);
+        Throwable failure = catchThrowable(() -> workerA.apply(WORKER_A));
         long valueAfterFailure = course.value(FUND_A);
         InstallResult install = course.authority().install(FUND_A, 2);
-        ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 2, "a-2", 3));
 
-        assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must be "
-                + "rolled back").isZero();
-        assertThat(install).as("another connection's install after the failed apply: the lock must be free")
+        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself "
+                + "(null: it was swallowed)").isInstanceOf(InjectedFault.class);
+        assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must not "
+                + "have been committed").isZero();
+        assertThat(install).as("another connection's install after the failed apply: the lock must be free, so "
+                + "the failed transaction must have been rolled back")
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));
+        ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 2, "a-2", 3));
         assertThat(next).as("the same store's next apply: no transaction may be left open")
                 .isEqualTo(new Applied(3));
     }

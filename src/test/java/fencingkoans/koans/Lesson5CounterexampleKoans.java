@@ -19,6 +19,7 @@ import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.Counterexamples;
 import fencingkoans.store.FencedStore;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 
 @Lesson(value = 5, title = "Counterexamples bound the protection", page = "docs/lessons/5-counterexamples.md")
 class Lesson5CounterexampleKoans extends CourseKoans {
@@ -37,7 +38,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         });
 
         assertThat(catchThrowable(() -> worker.apply(R1)))
-                .as("what apply throws when a fault is injected after its update: the fault itself, not swallowed")
+                .as("what apply throws when a fault is injected after its update: the fault itself (null: it was "
+                        + "swallowed)")
                 .isInstanceOf(InjectedFault.class);
         ApplyResult retry = worker.apply(R1);
 
@@ -52,7 +54,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             teaches = "A direct SQL write skips apply, and nothing stops it: every write path is part of the guarantee.",
             hints = {
                 "You are writing the attack, not a defence. Any program that can open the file can run SQL.",
-                "A PreparedStatement: UPDATE resources SET value = ? WHERE name = ?"})
+                "A PreparedStatement: UPDATE resources SET value = ? WHERE name = ?. The method declares no "
+                        + "checked exception: wrap an SQLException, for example in new StoreException(\"...\", e)."})
     void aDirectSqlWriteBypassesTheContract() {
         course.authority().install(FUND_A, 2);
         FencedStore staleWorker = course.store();
@@ -89,7 +92,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             hints = {
                 "The request records live in the database file too. What does an older copy of the file not know?",
                 "Files.copy(oldCopy, liveFile, StandardCopyOption.REPLACE_EXISTING); every connection is already "
-                        + "closed when the koan calls you."})
+                        + "closed when the koan calls you. Wrap the IOException in an UncheckedIOException."})
     void restoringAnOldCopyForgetsRequestRecords() throws Exception {
         Path oldCopy = course.file().resolveSibling("last-night.db");
         Database.snapshot(course.connection(), oldCopy);
@@ -113,7 +116,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
     void anExternalCallInsideTheTransactionIsNotRolledBack() {
         FencedStore worker = course.store();
         ExternalService payments = new ExternalService();
+        AtomicInteger callsInsideTheTransaction = new AtomicInteger(-1);
         worker.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, () -> {
+            callsInsideTheTransaction.set(payments.calls().size());
             throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
         });
 
@@ -122,6 +127,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
 
         assertThat(course.value(FUND_A)).as("fund-A's value: the database rolled back").isZero();
         assertThat(course.records()).as("request records: rolled back too").isEmpty();
+        assertThat(callsInsideTheTransaction.get()).as("calls the outside service had received while the "
+                + "transaction was still open (-1: the transaction never got that far)").isEqualTo(1);
         assertThat(payments.calls()).as("calls the outside service received: it was charged, and no ROLLBACK "
                 + "reaches it").hasSize(1);
     }

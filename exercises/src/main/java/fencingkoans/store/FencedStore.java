@@ -16,6 +16,8 @@ import java.util.Optional;
  * <p>You write {@link #apply}. It grows lesson by lesson; each lesson's koans say what is missing.
  * The {@code ledger} does the SQL for you: {@code installedGeneration}, {@code addToValue},
  * {@code findRecord}, {@code storeRecord}. {@code ApplyResult.Rejected} has factories for every rejection.
+ * Use those ledger methods rather than {@code read}: the koans script their interleavings at checkpoints inside
+ * them (right after the generation is read, after the value is updated, after the record is stored).
  */
 public final class FencedStore implements AutoCloseable {
 
