@@ -25,6 +25,11 @@ public final class Course {
     private Course() {
     }
 
+    /** The lesson classes by name, for runners that load them in a class loader of their own. */
+    public static List<String> lessonClassNames() {
+        return LESSON_CLASSES;
+    }
+
     public static List<LessonEntry> lessons() {
         return LESSON_CLASSES.stream().map(Course::load).toList();
     }

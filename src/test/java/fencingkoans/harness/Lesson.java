@@ -4,8 +4,10 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Marks a koan class as one lesson of the course. */
+/** Marks a koan class as one lesson of the course; every lesson runs in focus (see {@link KoanFocus}). */
+@ExtendWith(KoanFocus.class)
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface Lesson {

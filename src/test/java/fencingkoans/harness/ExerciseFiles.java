@@ -1,0 +1,23 @@
+package fencingkoans.harness;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** Where the learner's code lives: {@code @Koan(edit = "FencedStore.apply and Authority.install")} names it. */
+final class ExerciseFiles {
+
+    static final String FOLDER = "exercises/src/main/java/fencingkoans/store/";
+
+    private ExerciseFiles() {
+    }
+
+    /** "FencedStore.apply" becomes "exercises/src/main/java/fencingkoans/store/FencedStore.java (method apply)". */
+    static List<String> describe(String edit) {
+        return Arrays.stream(edit.split(" and ")).map(String::strip).map(ExerciseFiles::describeOne).toList();
+    }
+
+    private static String describeOne(String classDotMethod) {
+        int dot = classDotMethod.indexOf('.');
+        return FOLDER + classDotMethod.substring(0, dot) + ".java (method " + classDotMethod.substring(dot + 1) + ")";
+    }
+}

@@ -1,0 +1,110 @@
+package fencingkoans.harness;
+
+import fencingkoans.contract.NotWrittenYet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * Tells what went wrong in a failed koan in a few calm lines: a method still to write, an expectation with
+ * what happened instead, or an exception with only the course's own stack frames (the build tool, the test
+ * engine, reflection and the assertion library are left out).
+ */
+final class FailureStory {
+
+    /** The stub's message, also when an assertion quotes it ("... but was: ...NotWrittenYet: Not written yet: ..."). */
+    private static final Pattern STUB = Pattern.compile(
+            "Not written yet: (\\S+) \\(needed by koan [^)]*\\)\\. Edit (\\S+), delete this throw");
+    private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$");
+    private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
+    private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",
+            "org.opentest4j.", "java.lang.reflect.", "jdk.internal.", "sun.reflect.", "java.util.",
+            "java.lang.Thread", "com.intellij.", "org.eclipse.");
+    private static final int MAX_MESSAGE_LINES = 12;
+    private static final int MAX_FRAMES = 6;
+
+    /** The method the learner has still to write, and its file, if the stub is what failed. */
+    record Stub(String method, String file) {
+    }
+
+    private FailureStory() {
+    }
+
+    static Optional<Stub> stub(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof NotWrittenYet stub) {
+                return Optional.of(new Stub(stub.method(), stub.file()));
+            }
+            Matcher quoted = STUB.matcher(String.valueOf(cause.getMessage()));
+            if (quoted.find()) {
+                return Optional.of(new Stub(quoted.group(1), quoted.group(2)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What was expected and what happened, or which exception came from where. */
+    static List<String> whatHappened(Throwable failure) {
+        if (failure instanceof AssertionFailedError compared && compared.isExpectedDefined()
+                && compared.isActualDefined()) {
+            List<String> lines = new ArrayList<>();
+            description(compared).ifPresent(lines::add);
+            lines.add("expected: " + compared.getExpected().getStringRepresentation());
+            lines.add(" but was: " + compared.getActual().getStringRepresentation());
+            return lines;
+        }
+        if (failure instanceof AssertionError) {
+            return messageLines(failure);
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(failure.getClass().getName() + ": " + failure.getMessage());
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            lines.add("caused by " + cause.getClass().getName() + ": " + cause.getMessage());
+        }
+        Arrays.stream(failure.getStackTrace()).filter(FailureStory::isCourseFrame).limit(MAX_FRAMES)
+                .map(frame -> "  at " + frame).forEach(lines::add);
+        return lines;
+    }
+
+    /** The line of the koan where it failed, as a path a person can open. */
+    static Optional<String> koanLine(Throwable failure, Class<?> lessonClass) {
+        return Arrays.stream(failure.getStackTrace())
+                .filter(frame -> frame.getClassName().equals(lessonClass.getName())
+                        || frame.getClassName().startsWith(lessonClass.getName() + "$"))
+                .findFirst()
+                .map(frame -> "src/test/java/" + lessonClass.getPackageName().replace('.', '/') + "/"
+                        + frame.getFileName() + ":" + frame.getLineNumber());
+    }
+
+    private static Optional<String> description(Throwable failure) {
+        String firstLine = String.valueOf(failure.getMessage()).lines().findFirst().orElse("");
+        Matcher described = DESCRIPTION.matcher(firstLine);
+        return described.matches() ? Optional.of(described.group(1)) : Optional.empty();
+    }
+
+    private static List<String> messageLines(Throwable failure) {
+        List<String> lines = new ArrayList<>();
+        for (String line : String.valueOf(failure.getMessage()).strip().split("\\R")) {
+            Matcher described = DESCRIPTION.matcher(line);
+            if (described.matches()) {
+                lines.add(described.group(1));
+            } else if (!line.isBlank() && !QUOTED_FRAME.matcher(line).matches()) {
+                lines.add(line);
+            }
+        }
+        if (lines.size() > MAX_MESSAGE_LINES) {
+            int left = lines.size() - MAX_MESSAGE_LINES;
+            lines = new ArrayList<>(lines.subList(0, MAX_MESSAGE_LINES));
+            lines.add("(" + left + " more lines)");
+        }
+        return lines;
+    }
+
+    private static boolean isCourseFrame(StackTraceElement frame) {
+        return MACHINERY.stream().noneMatch(frame.getClassName()::startsWith);
+    }
+}

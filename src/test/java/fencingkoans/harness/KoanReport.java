@@ -1,0 +1,210 @@
+package fencingkoans.harness;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+
+/**
+ * The report after every run, wherever the koans run (build tool, IDE, console launcher, watch mode): a table of
+ * lessons, the one next koan in detail, and as its last line {@code Progress: P/T koans}. Registered through the
+ * service loader; it stays silent when a run holds no koan. {@code -Dkoans.hints=all} shows every hint of the
+ * next koan instead of the first.
+ */
+public final class KoanReport implements TestExecutionListener {
+
+    public static final String HINTS = "koans.hints";
+
+    private enum Status { PASSED, FAILED, LOCKED, SKIPPED }
+
+    private record Outcome(Status status, String reason, Throwable failure) {
+    }
+
+    private final List<Course.LessonEntry> lessons = Course.lessons();
+    private final Map<String, Outcome> outcomes = new HashMap<>();
+    private final Map<String, Course.KoanEntry> planned = new HashMap<>();
+    private boolean allHints;
+
+    @Override
+    public void testPlanExecutionStarted(TestPlan testPlan) {
+        outcomes.clear();
+        planned.clear();
+        allHints = testPlan.getConfigurationParameters().get(HINTS).map("all"::equalsIgnoreCase).orElse(false);
+        for (Course.LessonEntry lesson : lessons) {
+            for (Course.KoanEntry koan : lesson.koans()) {
+                planned.put(key(lesson.testClass().getName(), koan.methodName()), koan);
+            }
+        }
+        planned.keySet().retainAll(testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
+                .map(KoanReport::key).flatMap(Optional::stream).collect(Collectors.toSet()));
+    }
+
+    @Override
+    public void executionSkipped(TestIdentifier test, String reason) {
+        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key, new Outcome(
+                reason.startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED : Status.SKIPPED, reason, null)));
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key,
+                result.getStatus() == TestExecutionResult.Status.SUCCESSFUL
+                        ? new Outcome(Status.PASSED, null, null)
+                        : new Outcome(Status.FAILED, null, result.getThrowable().orElse(null))));
+    }
+
+    @Override
+    public void testPlanExecutionFinished(TestPlan testPlan) {
+        if (!planned.isEmpty()) {
+            System.out.println(render());
+            System.out.flush();
+        }
+    }
+
+    private String render() {
+        List<String> out = new ArrayList<>();
+        out.add("");
+        out.add("=== fencing-koans ===");
+        lessons.forEach(lesson -> out.add(tableRow(lesson)));
+        out.add("");
+        Optional<Course.LessonEntry> nextLesson = lessons.stream()
+                .filter(lesson -> lesson.koans().stream().anyMatch(koan -> is(lesson, koan, Status.FAILED)))
+                .findFirst();
+        if (nextLesson.isPresent()) {
+            Course.LessonEntry lesson = nextLesson.get();
+            Course.KoanEntry koan = lesson.koans().stream().filter(entry -> is(lesson, entry, Status.FAILED))
+                    .findFirst().orElseThrow();
+            out.addAll(nextKoan(lesson, koan));
+            out.addAll(afterIt());
+        } else {
+            out.addAll(noFailure());
+        }
+        out.add("");
+        out.add("Progress: " + count(Status.PASSED) + "/" + lessons.stream().mapToInt(l -> l.koans().size()).sum()
+                + " koans");
+        return String.join(System.lineSeparator(), out);
+    }
+
+    private String tableRow(Course.LessonEntry lesson) {
+        long inPlan = lesson.koans().stream().filter(koan -> planned.containsKey(key(lesson, koan))).count();
+        long passed = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.PASSED)).count();
+        long locked = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.LOCKED)).count();
+        String note = inPlan == 0 ? "not run this time"
+                : passed == lesson.koans().size() ? "done"
+                : locked == inPlan ? "locked"
+                : "";
+        return String.format("  Lesson %d  %-42s %2d/%-2d  %s", lesson.lesson().value(), lesson.lesson().title(),
+                passed, lesson.koans().size(), note).stripTrailing();
+    }
+
+    private List<String> nextKoan(Course.LessonEntry lesson, Course.KoanEntry koan) {
+        Throwable failure = outcomes.get(key(lesson, koan)).failure();
+        List<String> out = new ArrayList<>();
+        out.add("Next: koan " + koan.koan().value() + ", " + koan.name());
+        out.add("  It teaches:  " + koan.koan().teaches());
+        Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
+        if (stub.isPresent()) {
+            out.add("  What failed: " + stub.get().method() + " is not written yet: it still throws NotWrittenYet.");
+            out.add("  Write it in: " + stub.get().file() + "  (method " + methodOf(stub.get().method())
+                    + "; delete the throw)");
+        } else {
+            out.add("  What failed:");
+            if (failure != null) {
+                FailureStory.whatHappened(failure).forEach(line -> out.add("    " + line));
+            }
+            out.add("  Edit:        " + String.join(", ", ExerciseFiles.describe(koan.koan().edit())));
+        }
+        if (failure != null) {
+            FailureStory.koanLine(failure, lesson.testClass()).ifPresent(line -> out.add("  The koan:    " + line));
+        }
+        String[] hints = koan.koan().hints();
+        int shown = allHints ? hints.length : 1;
+        for (int i = 0; i < shown; i++) {
+            out.add("  Hint " + (i + 1) + " of " + hints.length + ":  " + hints[i]);
+        }
+        out.add(shown < hints.length
+                ? "  Stuck? -D" + HINTS + "=all shows every hint; the lesson page is " + lesson.lesson().page()
+                : "  The lesson page explains the idea: " + lesson.lesson().page());
+        return out;
+    }
+
+    private List<String> afterIt() {
+        List<String> out = new ArrayList<>();
+        long locked = count(Status.LOCKED);
+        if (locked > 0) {
+            out.add("");
+            out.add(locked + " koan" + (locked == 1 ? " after it is" : "s after it are")
+                    + " locked until it passes (-D" + KoanFocus.SWITCH + "=off runs every koan).");
+        }
+        List<String> alsoFailing = numbers(Status.FAILED);
+        if (alsoFailing.size() > 1) {
+            out.add("");
+            out.add("Also failing: " + String.join(", ", alsoFailing.subList(1, alsoFailing.size())));
+        }
+        out.addAll(skipped());
+        return out;
+    }
+
+    private List<String> noFailure() {
+        List<String> out = new ArrayList<>();
+        long total = lessons.stream().mapToInt(lesson -> lesson.koans().size()).sum();
+        if (count(Status.PASSED) == total) {
+            out.add("Every koan passes. Compare your exercises/ with the reference in solutions/, and watch your own");
+            out.add("store run the lab walkthrough: ./mvnw -q compile exec:java");
+        } else {
+            out.add("Every koan that ran passes. Run all lessons together to see the next step.");
+        }
+        out.addAll(skipped());
+        return out;
+    }
+
+    private List<String> skipped() {
+        List<String> out = new ArrayList<>();
+        for (Course.LessonEntry lesson : lessons) {
+            for (Course.KoanEntry koan : lesson.koans()) {
+                if (is(lesson, koan, Status.SKIPPED)) {
+                    out.add("Skipped: koan " + koan.koan().value() + ": " + outcomes.get(key(lesson, koan)).reason());
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<String> numbers(Status status) {
+        return lessons.stream().flatMap(lesson -> lesson.koans().stream().filter(koan -> is(lesson, koan, status)))
+                .map(koan -> koan.koan().value()).toList();
+    }
+
+    private long count(Status status) {
+        return outcomes.values().stream().filter(outcome -> outcome.status() == status).count();
+    }
+
+    private boolean is(Course.LessonEntry lesson, Course.KoanEntry koan, Status status) {
+        Outcome outcome = outcomes.get(key(lesson, koan));
+        return outcome != null && outcome.status() == status;
+    }
+
+    private static String methodOf(String classDotMethod) {
+        return classDotMethod.substring(classDotMethod.indexOf('.') + 1);
+    }
+
+    private static String key(Course.LessonEntry lesson, Course.KoanEntry koan) {
+        return key(lesson.testClass().getName(), koan.methodName());
+    }
+
+    private static String key(String className, String methodName) {
+        return className + "#" + methodName;
+    }
+
+    private static Optional<String> key(TestIdentifier test) {
+        return test.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast)
+                .map(method -> key(method.getClassName(), method.getMethodName()));
+    }
+}

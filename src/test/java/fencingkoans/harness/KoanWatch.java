@@ -1,0 +1,206 @@
+package fencingkoans.harness;
+
+import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Watch mode: every time a file under {@code exercises/} is saved, compile the exercises in this process and run
+ * the koans again, printing the same report as {@code ./mvnw test}. Each run loads the course's own classes in a
+ * fresh class loader; the libraries (sqlite-jdbc with its native library, JUnit, AssertJ) stay loaded once.
+ */
+public final class KoanWatch {
+
+    /** Editors often save in several steps; wait until the folder has been quiet this long. */
+    private static final long QUIET_MILLIS = 60;
+
+    private final Path sources = Path.of("exercises/src/main/java");
+    private final Path compiled = Path.of("target/watch/classes");
+    private final List<Path> courseClasses = List.of(compiled, Path.of("target/classes"), Path.of("target/test-classes"));
+    private final JavaCompiler compiler = systemCompiler();
+    /** Kept for the whole session: it reads the libraries' jars once, not on every save. */
+    private final StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null);
+    /** Kept too: its engines are found once. Each run gets a report loaded with that run's classes. */
+    private final Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+            .enableTestExecutionListenerAutoRegistration(false).build());
+    private final List<String> libraries = libraries();
+
+    private KoanWatch() {
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        new KoanWatch().watch();
+    }
+
+    private void watch() throws IOException, InterruptedException {
+        try (WatchService watcher = FileSystems.getDefault().newWatchService()) {
+            try (Stream<Path> folders = Files.walk(sources)) {
+                for (Path folder : folders.filter(Files::isDirectory).toList()) {
+                    folder.register(watcher, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE);
+                }
+            }
+            runOnce("[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
+            while (true) {
+                WatchKey changed = watcher.take();
+                boolean javaFileChanged = false;
+                while (changed != null) {
+                    javaFileChanged |= changed.pollEvents().stream()
+                            .anyMatch(event -> event.context().toString().endsWith(".java"));
+                    changed.reset();
+                    changed = watcher.poll(QUIET_MILLIS, TimeUnit.MILLISECONDS);
+                }
+                if (javaFileChanged) {
+                    runOnce("[watch] exercises/ changed: compiling it and running the koans again");
+                }
+            }
+        }
+    }
+
+    private void runOnce(String banner) throws IOException {
+        System.out.println();
+        System.out.println(banner);
+        if (compile()) {
+            runKoans();
+        }
+    }
+
+    private boolean compile() throws IOException {
+        clear(compiled);
+        Files.createDirectories(compiled);
+        List<File> files;
+        try (Stream<Path> walk = Files.walk(sources)) {
+            files = walk.filter(path -> path.toString().endsWith(".java")).map(Path::toFile).toList();
+        }
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        // The course's language level, on the running JDK's own class library: reading the class library of
+        // another release (--release) costs about as much again as compiling the exercises.
+        List<String> options = List.of("-source", "17", "-Xlint:-options", "-proc:none", "-implicit:none",
+                "-d", compiled.toString(), "-classpath", String.join(File.pathSeparator, libraries));
+        boolean compiles = compiler.getTask(null, fileManager, diagnostics, options, null,
+                fileManager.getJavaFileObjectsFromFiles(files)).call();
+        if (!compiles) {
+            System.out.println();
+            System.out.println("exercises/ does not compile yet:");
+            diagnostics.getDiagnostics().stream().filter(found -> found.getKind() == Diagnostic.Kind.ERROR)
+                    .forEach(error -> System.out.println("  " + error.getSource().getName() + ":"
+                            + error.getLineNumber() + ": " + error.getMessage(null)));
+            System.out.println("Fix it and save: the koans run again.");
+        }
+        return compiles;
+    }
+
+    private void runKoans() {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try (CourseClassLoader course = new CourseClassLoader(urls(courseClasses), KoanWatch.class.getClassLoader())) {
+            // The launcher finds its engines, the koan report and the course's settings through this loader.
+            thread.setContextClassLoader(course);
+            TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
+                    .getDeclaredConstructor().newInstance();
+            launcher.execute(LauncherDiscoveryRequestBuilder.request()
+                    .selectors(Course.lessonClassNames().stream()
+                            .map(name -> DiscoverySelectors.selectClass(course, name)).toList())
+                    .build(), report);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the koan report cannot be loaded from target/test-classes", e);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private static JavaCompiler systemCompiler() {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        if (compiler == null) {
+            throw new IllegalStateException("watch mode compiles in this process: run it on a JDK, not a JRE");
+        }
+        return compiler;
+    }
+
+    /** Everything this process was started with, the course's own class folders included. */
+    private static List<String> libraries() {
+        if (KoanWatch.class.getClassLoader() instanceof URLClassLoader loader) {
+            return Arrays.stream(loader.getURLs()).map(url -> Path.of(java.net.URI.create(url.toString())).toString())
+                    .toList();
+        }
+        return List.of(System.getProperty("java.class.path").split(File.pathSeparator));
+    }
+
+    private static URL[] urls(List<Path> folders) {
+        List<URL> urls = new ArrayList<>();
+        for (Path folder : folders) {
+            try {
+                urls.add(folder.toUri().toURL());
+            } catch (MalformedURLException e) {
+                throw new IllegalStateException(folder + " cannot be a class path entry", e);
+            }
+        }
+        return urls.toArray(URL[]::new);
+    }
+
+    private static void clear(Path folder) throws IOException {
+        if (Files.exists(folder)) {
+            try (Stream<Path> walk = Files.walk(folder)) {
+                for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+
+    /** Loads the course's classes ({@code fencingkoans.*}) itself, freshly compiled first; asks its parent for the rest. */
+    private static final class CourseClassLoader extends URLClassLoader {
+
+        CourseClassLoader(URL[] folders, ClassLoader parent) {
+            super("course", folders, parent);
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith("fencingkoans.")) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                if (loaded == null) {
+                    loaded = findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(loaded);
+                }
+                return loaded;
+            }
+        }
+    }
+}
