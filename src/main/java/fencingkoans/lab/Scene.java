@@ -70,6 +70,14 @@ public final class Scene implements AutoCloseable {
         return state(resource).generation();
     }
 
+    /** The resource's generation, value and number of request records, in one line. */
+    public String describe(String resource) {
+        ResourceState state = state(resource);
+        long records = requestRecords(resource);
+        return "generation " + state.generation() + ", value " + state.value() + ", " + records + " request "
+                + (records == 1 ? "record" : "records");
+    }
+
     /** How many request records the destination holds for the resource. */
     public long requestRecords(String resource) {
         try (Connection reader = Database.connect(file, Database.NO_WAIT);
