@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,8 @@ class WorkshopScenariosTest {
             [SQLITE_ERROR] SQL error or missing database (near "REVOKE": syntax error)
             """;
 
+    private static final Path EVIDENCE_HAND_OUT = Path.of("docs", "workshop", "evidence.md");
+
     @TempDir
     private Path parent;
 
@@ -96,6 +99,15 @@ class WorkshopScenariosTest {
     void allRunsTheThreeScenariosInTheWorksheetsOrder() throws IOException {
         assertThat(play(WorkshopScenarios.ALL)).as("the output of all scenarios in one run")
                 .isEqualTo(HEADER + LONG_PAUSE + "\n" + LOST_RESPONSE + "\n" + DIRECT_SQL + FOOTER);
+    }
+
+    @Test
+    void theEvidenceHandOutQuotesExactlyWhatTheScenariosPrint() throws IOException {
+        String handOut = asPrinted(Files.readAllLines(EVIDENCE_HAND_OUT, StandardCharsets.UTF_8));
+
+        assertThat(HEADER + handOut + FOOTER).as("the scenario lists on %s, read back as output: when a scenario "
+                + "changes what it prints, copy its new output onto the hand-out", EVIDENCE_HAND_OUT)
+                .isEqualTo(play(WorkshopScenarios.ALL));
     }
 
     @Test
@@ -130,5 +142,25 @@ class WorkshopScenariosTest {
         return printed.toString(StandardCharsets.UTF_8)
                 .replaceAll(Pattern.quote(parent.toString()) + "[^ .\\n]*", "<tmp>")
                 .replace(System.lineSeparator(), "\n");
+    }
+
+    /**
+     * The hand-out's scenario sections turned back into output: a level-2 heading is a scenario's title, a
+     * list item one observation, a nested item one observation made during a pause. Prose is skipped.
+     */
+    private static String asPrinted(List<String> handOut) {
+        StringBuilder printed = new StringBuilder();
+        boolean inScenarios = false;
+        for (String line : handOut) {
+            if (line.startsWith("## ")) {
+                printed.append(inScenarios ? "\n" : "").append(line.substring(3)).append('\n');
+                inScenarios = true;
+            } else if (inScenarios && line.startsWith("- ")) {
+                printed.append("  ").append(line.substring(2)).append('\n');
+            } else if (inScenarios && line.startsWith("  - ")) {
+                printed.append("    ").append(line.substring(4)).append('\n');
+            }
+        }
+        return printed.toString();
     }
 }
