@@ -45,6 +45,10 @@ public final class PgFencedStore {
                 // Another transaction holds the row: nothing was decided, so this is not a rejection.
                 return new Contended(request.resource());
             }
+            if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
+                throw new PgException("fencing.apply_request for " + request + " was cancelled while it waited;"
+                        + " PostgreSQL waits for a held row lock for ever unless the lock is taken with NOWAIT", e);
+            }
             throw new PgException("fencing.apply_request for " + request, e);
         }
     }

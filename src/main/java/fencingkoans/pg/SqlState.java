@@ -9,6 +9,9 @@ public final class SqlState {
     /** The role lacks the privilege for the statement, for example UPDATE on a table it was not granted. */
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
 
+    /** The statement was cancelled, for example by {@code statement_timeout}, while it ran or waited. */
+    public static final String QUERY_CANCELED = "57014";
+
     private SqlState() {
     }
 }

@@ -31,7 +31,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
     private static final ApplyRequest R2 = new ApplyRequest(FUND_A, 1, "r2", 5);
-    private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000 WHERE name = 'fund-A'";
+    /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
+    private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
 
     @Koan(value = "6.1", edit = "apply_request.sql",
             teaches = "On PostgreSQL too, a request carrying the installed generation is admitted and applied.",
@@ -267,6 +268,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         Connection worker = course.session(WORKER);
         PgCourse.run(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
         PgCourse.run(worker, "INSERT INTO resources VALUES ('fund-A', 99, 0)");
+        PgCourse.run(worker, "GRANT ALL ON resources TO PUBLIC");
         List<String> before = course.contents();
 
         ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));
