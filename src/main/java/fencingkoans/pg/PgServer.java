@@ -1,5 +1,7 @@
 package fencingkoans.pg;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -35,7 +37,8 @@ public record PgServer(String serverUrl, String database, String user, String pa
             for (String pair : url.substring(query + 1).split("&")) {
                 int equals = pair.indexOf('=');
                 if (equals > 0) {
-                    options.setProperty(pair.substring(0, equals), pair.substring(equals + 1));
+                    options.setProperty(pair.substring(0, equals),
+                            URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
                 }
             }
         }

@@ -16,7 +16,8 @@ public final class PostgresServer implements ExecutionCondition {
 
     public static final String URL_VARIABLE = "FENCING_PG_URL";
 
-    private record Found(PgServer server, String source) {
+    /** The server, or none; {@code description} says where it came from, or why there is none. */
+    private record Found(PgServer server, String description) {
     }
 
     private static Found found;
@@ -25,15 +26,15 @@ public final class PostgresServer implements ExecutionCondition {
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         Found server = find();
         return server.server() != null
-                ? ConditionEvaluationResult.enabled("PostgreSQL from " + server.source())
-                : ConditionEvaluationResult.disabled(server.source());
+                ? ConditionEvaluationResult.enabled("PostgreSQL from " + server.description())
+                : ConditionEvaluationResult.disabled(server.description());
     }
 
     /** The server; only called once the condition has let the lesson run. */
     static PgServer server() {
         PgServer server = find().server();
         if (server == null) {
-            throw new IllegalStateException(find().source());
+            throw new IllegalStateException(find().description());
         }
         return server;
     }
@@ -43,7 +44,7 @@ public final class PostgresServer implements ExecutionCondition {
             found = look();
             if (found.server() == null) {
                 // Said once on the console as well, since a build tool's summary only counts the skipped koans.
-                System.out.println("Lesson 6 (extension): " + found.source());
+                System.out.println("Lesson 6 (extension): " + found.description());
             }
         }
         return found;
