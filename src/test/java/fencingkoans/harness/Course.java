@@ -14,7 +14,8 @@ public final class Course {
             "fencingkoans.koans.Lesson2ContractPerResourceKoans",
             "fencingkoans.koans.Lesson3TransactionKoans",
             "fencingkoans.koans.Lesson4DuplicateKoans",
-            "fencingkoans.koans.Lesson5CounterexampleKoans");
+            "fencingkoans.koans.Lesson5CounterexampleKoans",
+            "fencingkoans.koans.Lesson6PostgresKoans");
 
     public record KoanEntry(Koan koan, String name, String methodName) {
     }

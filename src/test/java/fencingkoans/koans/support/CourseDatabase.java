@@ -7,11 +7,8 @@ import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
@@ -74,22 +71,16 @@ public final class CourseDatabase implements AutoCloseable {
 
     /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
     public List<String> contents() {
-        List<String> rows = new ArrayList<>();
-        try (Connection inspector = Database.connect(file, Database.NO_WAIT);
-                Statement statement = inspector.createStatement()) {
-            dump(statement, "SELECT 'resource', name, generation, value FROM resources ORDER BY name", rows);
-            dump(statement, "SELECT 'record', resource, request_id, delta, generation, result_value"
-                    + " FROM request_records ORDER BY resource, request_id", rows);
+        try (Connection inspector = Database.connect(file, Database.NO_WAIT)) {
+            return TableRows.of(inspector, "");
         } catch (SQLException e) {
-            throw new AssertionError("could not read the course database", e);
+            throw new AssertionError("could not close the inspecting connection", e);
         }
-        return rows;
     }
 
     /** The request records as "resource/requestId" lines. */
     public List<String> records() {
-        return contents().stream().filter(row -> row.startsWith("record"))
-                .map(row -> row.split("\\|")[1] + "/" + row.split("\\|")[2]).toList();
+        return TableRows.records(contents());
     }
 
     @Override
@@ -102,18 +93,5 @@ public final class CourseDatabase implements AutoCloseable {
     private <T extends AutoCloseable> T track(T closeable) {
         opened.push(closeable);
         return closeable;
-    }
-
-    private static void dump(Statement statement, String sql, List<String> rows) throws SQLException {
-        try (ResultSet row = statement.executeQuery(sql)) {
-            int columns = row.getMetaData().getColumnCount();
-            while (row.next()) {
-                StringBuilder line = new StringBuilder();
-                for (int column = 1; column <= columns; column++) {
-                    line.append(column > 1 ? "|" : "").append(row.getString(column));
-                }
-                rows.add(line.toString());
-            }
-        }
     }
 }

@@ -1,0 +1,23 @@
+-- Lesson 6: the admitting function. It is the one door through which a worker changes fencing.resources.
+--
+-- Keep the signature. Answer in the OUT parameters:
+--   outcome 'applied' and answer = the new value       outcome 'replayed' and answer = the stored answer
+--   outcome 'stale' or 'unissued' and installed = the installed generation
+--   outcome 'conflicting' and stored_delta = the delta stored for that request id
+--   outcome 'unknown-resource'
+-- A row lock held by another transaction must raise lock_not_available (55P03) at once: the Java side
+-- reports that as Contended. The tables are fencing.resources and fencing.request_records.
+--
+-- Write it yourself: the same order as FencedStore.apply, a lock that does not wait, the rights of the owner
+-- (not of the caller), and a search_path that nothing the caller creates can get into.
+CREATE FUNCTION fencing.apply_request(
+        p_resource text, p_generation bigint, p_request_id text, p_delta bigint,
+        OUT outcome text, OUT answer bigint, OUT installed bigint, OUT stored_delta bigint)
+    LANGUAGE plpgsql
+AS $$
+BEGIN
+    RAISE EXCEPTION 'Not written yet: fencing.apply_request (needed by koan 6.1). Edit '
+        'exercises/src/main/resources/fencingkoans/pg/apply_request.sql, delete this RAISE and write the '
+        'function yourself.';
+END;
+$$;

@@ -1,0 +1,6 @@
+-- Lesson 6: close the direct path (needed by koans 6.10, 6.12 and 6.14). Not written yet.
+--
+-- As found, the worker role may SELECT, INSERT, UPDATE and DELETE on both tables, as every program holding
+-- the SQLite file could. Write the statements that leave it only one way in: EXECUTE on
+-- fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC is given by default.
+-- Write the worker role as ${worker}; each run replaces it with that run's role name.

@@ -1,0 +1,168 @@
+package fencingkoans.pg;
+
+import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_A_START_VALUE;
+import static fencingkoans.sqlite.Database.FUND_B;
+import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One course database on a PostgreSQL server, with three login roles of its own: names are unique to the run,
+ * and {@link #close()} drops the database and the roles again. Given code: not an exercise, except for the
+ * two SQL files of the track it loads (see {@link #TRACK_SCRIPTS}).
+ */
+public final class PgDatabase implements AutoCloseable {
+
+    /** The learner's SQL, read from the track's resources and run as the owner, in this order. */
+    public static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
+
+    /** Written as {@code ${worker}} in the track's SQL, replaced by this run's worker role. */
+    private static final String WORKER_PLACEHOLDER = "${worker}";
+
+    private static final String SCHEMA = """
+            CREATE SCHEMA fencing;
+            CREATE TABLE fencing.resources (
+                name       text   PRIMARY KEY,
+                generation bigint NOT NULL CHECK (generation > 0),
+                value      bigint NOT NULL
+            );
+            CREATE TABLE fencing.request_records (
+                resource     text   NOT NULL REFERENCES fencing.resources (name),
+                request_id   text   NOT NULL,
+                delta        bigint NOT NULL,
+                generation   bigint NOT NULL,
+                result_value bigint NOT NULL,
+                PRIMARY KEY (resource, request_id)
+            );
+            """;
+
+    private final PgServer server;
+    private final String name;
+    private final Map<PgRole, String> roles = new EnumMap<>(PgRole.class);
+    private final Map<PgRole, String> passwords = new EnumMap<>(PgRole.class);
+
+    private PgDatabase(PgServer server, String run) {
+        this.server = server;
+        this.name = "fencing_" + run;
+        for (PgRole role : PgRole.values()) {
+            roles.put(role, name + "_" + role.name().toLowerCase());
+            passwords.put(role, UUID.randomUUID().toString());
+        }
+    }
+
+    /**
+     * Creates the roles and the database, the schema owned by the owner role, and the state as found: every
+     * role may look into the schema, and the worker may read and write both tables directly, as every program
+     * holding the SQLite file could. Then runs the track's SQL, which is where that changes.
+     */
+    public static PgDatabase create(PgServer server) {
+        PgDatabase database = new PgDatabase(server, UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+        try {
+            database.createRolesAndDatabase();
+            database.createSchema();
+            for (String script : TRACK_SCRIPTS) {
+                database.runAsOwner(script, database.trackScript(script));
+            }
+            return database;
+        } catch (RuntimeException failure) {
+            database.dropQuietly(failure);
+            throw failure;
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** This run's name for the role, as it appears in the catalog and in error messages. */
+    public String roleName(PgRole role) {
+        return roles.get(role);
+    }
+
+    /** A new real connection to this database as {@code role}, in autocommit mode. */
+    public Connection connect(PgRole role) {
+        return server.connect(name, roles.get(role), passwords.get(role));
+    }
+
+    /** Puts both resources back to generation 1 and their start values and forgets every request record. */
+    public void reset() {
+        try (Connection owner = connect(PgRole.OWNER); Statement statement = owner.createStatement()) {
+            statement.execute("TRUNCATE fencing.request_records, fencing.resources");
+            statement.execute("INSERT INTO fencing.resources (name, generation, value) VALUES ('" + FUND_A
+                    + "', 1, " + FUND_A_START_VALUE + "), ('" + FUND_B + "', 1, " + FUND_B_START_VALUE + ")");
+        } catch (SQLException e) {
+            throw new PgException("resetting " + name, e);
+        }
+    }
+
+    /** Drops the database, closing any session still in it, and the roles. */
+    @Override
+    public void close() {
+        try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            for (String role : roles.values()) {
+                statement.execute("DROP ROLE IF EXISTS " + role);
+            }
+        } catch (SQLException e) {
+            throw new PgException("dropping " + name + " and its roles", e);
+        }
+    }
+
+    private void createRolesAndDatabase() {
+        try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
+            for (PgRole role : PgRole.values()) {
+                statement.execute("CREATE ROLE " + roles.get(role) + " LOGIN PASSWORD '" + passwords.get(role) + "'");
+            }
+            statement.execute("CREATE DATABASE " + name + " OWNER " + roles.get(PgRole.OWNER));
+        } catch (SQLException e) {
+            throw new PgException("creating " + name + " and its roles", e);
+        }
+    }
+
+    private void createSchema() {
+        String worker = roles.get(PgRole.WORKER);
+        runAsOwner("the course schema", SCHEMA
+                + "GRANT USAGE ON SCHEMA fencing TO PUBLIC;\n"
+                + "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fencing TO " + worker + ";\n");
+        reset();
+    }
+
+    private void runAsOwner(String what, String sql) {
+        try (Connection owner = connect(PgRole.OWNER); Statement statement = owner.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new PgException("running " + what + " as the owner", e);
+        }
+    }
+
+    private String trackScript(String resource) {
+        try (InputStream in = PgDatabase.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is not on the classpath: is the track's "
+                        + "src/main/resources a resource folder of the build?");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace(WORKER_PLACEHOLDER, roles.get(PgRole.WORKER));
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + resource, e);
+        }
+    }
+
+    private void dropQuietly(RuntimeException cause) {
+        try {
+            close();
+        } catch (RuntimeException dropFailure) {
+            cause.addSuppressed(dropFailure);
+        }
+    }
+}

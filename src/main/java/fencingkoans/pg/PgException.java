@@ -1,0 +1,16 @@
+package fencingkoans.pg;
+
+import java.sql.SQLException;
+
+/** A PostgreSQL error, unchecked, that keeps the SQLSTATE so callers can tell its causes apart. */
+public final class PgException extends RuntimeException {
+
+    public PgException(String doing, SQLException cause) {
+        super(doing + " failed with SQLSTATE " + cause.getSQLState() + ": " + cause.getMessage(), cause);
+    }
+
+    /** The five-character SQLSTATE the server reported, for example {@link SqlState#INSUFFICIENT_PRIVILEGE}. */
+    public String sqlState() {
+        return ((SQLException) getCause()).getSQLState();
+    }
+}

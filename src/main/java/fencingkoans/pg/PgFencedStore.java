@@ -1,0 +1,72 @@
+package fencingkoans.pg;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Contended;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.ApplyResult.Replayed;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * A worker's side of the PostgreSQL destination: every apply is one call of {@code fencing.apply_request}, the
+ * admitting function written in the track's {@code apply_request.sql}. All the checking happens in that
+ * function, inside the server; this class only turns its answer into an {@link ApplyResult}. Given code.
+ */
+public final class PgFencedStore {
+
+    private static final String CALL = "SELECT outcome, answer, installed, stored_delta"
+            + " FROM fencing.apply_request(?, ?, ?, ?)";
+
+    private final Connection session;
+
+    /** Applies through {@code session}: in autocommit mode each apply is its own transaction. */
+    public PgFencedStore(Connection session) {
+        this.session = session;
+    }
+
+    public ApplyResult apply(ApplyRequest request) {
+        try (PreparedStatement call = session.prepareStatement(CALL)) {
+            call.setString(1, request.resource());
+            call.setLong(2, request.generation());
+            call.setString(3, request.requestId());
+            call.setLong(4, request.delta());
+            try (ResultSet row = call.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("fencing.apply_request returned no row for " + request);
+                }
+                return answer(request, row);
+            }
+        } catch (SQLException e) {
+            if (SqlState.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                // Another transaction holds the row: nothing was decided, so this is not a rejection.
+                return new Contended(request.resource());
+            }
+            if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
+                throw new PgException("fencing.apply_request for " + request + " was cancelled while it waited;"
+                        + " PostgreSQL waits for a held row lock for ever unless the lock is taken with NOWAIT", e);
+            }
+            throw new PgException("fencing.apply_request for " + request, e);
+        }
+    }
+
+    private static ApplyResult answer(ApplyRequest request, ResultSet row) throws SQLException {
+        String outcome = row.getString("outcome");
+        long answer = row.getLong("answer");
+        long installed = row.getLong("installed");
+        long storedDelta = row.getLong("stored_delta");
+        return switch (outcome == null ? "(null)" : outcome) {
+            case "applied" -> new Applied(answer);
+            case "replayed" -> new Replayed(answer);
+            case "stale" -> Rejected.stale(request.generation(), installed);
+            case "unissued" -> Rejected.unissued(request.generation(), installed);
+            case "unknown-resource" -> Rejected.unknownResource(request);
+            case "conflicting" -> Rejected.conflicting(request, storedDelta);
+            default -> throw new IllegalStateException("fencing.apply_request answered outcome '" + outcome
+                    + "'; expected one of applied, replayed, stale, unissued, unknown-resource, conflicting");
+        };
+    }
+}

@@ -1,0 +1,72 @@
+package fencingkoans.pg;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * A PostgreSQL server and a superuser's way in. The course never works in the superuser's own database: it
+ * only creates (and later drops) databases and roles of its own there.
+ *
+ * @param serverUrl  the JDBC URL up to and including the slash before the database name
+ * @param database   the database the superuser connects to
+ * @param options    driver options from the URL, applied to every connection
+ */
+public record PgServer(String serverUrl, String database, String user, String password, Properties options) {
+
+    private static final String PREFIX = "jdbc:postgresql://";
+
+    /**
+     * Reads a URL such as {@code jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres&password=secret}.
+     * {@code user} and {@code password} given here win over the ones in the URL, when not null.
+     */
+    public static PgServer fromJdbcUrl(String url, String user, String password) {
+        if (url == null || !url.startsWith(PREFIX)) {
+            throw new IllegalArgumentException("a PostgreSQL JDBC URL must start with " + PREFIX + ", was: " + url);
+        }
+        int query = url.indexOf('?');
+        String path = query < 0 ? url : url.substring(0, query);
+        int slash = path.indexOf('/', PREFIX.length());
+        String serverUrl = slash < 0 ? path + "/" : path.substring(0, slash + 1);
+        String database = slash < 0 || slash == path.length() - 1 ? "postgres" : path.substring(slash + 1);
+        Properties options = new Properties();
+        if (query >= 0) {
+            for (String pair : url.substring(query + 1).split("&")) {
+                int equals = pair.indexOf('=');
+                if (equals > 0) {
+                    options.setProperty(pair.substring(0, equals),
+                            URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        String urlUser = (String) options.remove("user");
+        String urlPassword = (String) options.remove("password");
+        return new PgServer(serverUrl, database, user != null ? user : urlUser,
+                password != null ? password : urlPassword, options);
+    }
+
+    /** A real connection as the superuser, to the database named in the URL. */
+    Connection connectAsSuperuser() {
+        return connect(database, user, password);
+    }
+
+    /** A real connection to {@code databaseName} as {@code role}, in autocommit mode. */
+    Connection connect(String databaseName, String role, String rolePassword) {
+        Properties properties = new Properties();
+        properties.putAll(options);
+        if (role != null) {
+            properties.setProperty("user", role);
+        }
+        if (rolePassword != null) {
+            properties.setProperty("password", rolePassword);
+        }
+        try {
+            return DriverManager.getConnection(serverUrl + databaseName, properties);
+        } catch (SQLException e) {
+            throw new PgException("connecting to " + serverUrl + databaseName + " as " + role, e);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package fencingkoans.pg;
+
+/** The SQLSTATE codes the lesson talks about. PostgreSQL reports these, whatever the language of its messages. */
+public final class SqlState {
+
+    /** {@code FOR UPDATE NOWAIT} met a row lock held by another transaction (or a lock timeout ran out). */
+    public static final String LOCK_NOT_AVAILABLE = "55P03";
+
+    /** The role lacks the privilege for the statement, for example UPDATE on a table it was not granted. */
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+    /** The statement was cancelled, for example by {@code statement_timeout}, while it ran or waited. */
+    public static final String QUERY_CANCELED = "57014";
+
+    private SqlState() {
+    }
+}

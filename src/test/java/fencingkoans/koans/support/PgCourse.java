@@ -1,0 +1,128 @@
+package fencingkoans.koans.support;
+
+import static fencingkoans.pg.PgRole.OWNER;
+import static fencingkoans.pg.PgRole.WORKER;
+
+import fencingkoans.contract.ResourceState;
+import fencingkoans.pg.PgDatabase;
+import fencingkoans.pg.PgException;
+import fencingkoans.pg.PgFencedStore;
+import fencingkoans.pg.PgRole;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The course database on PostgreSQL, as a koan sees it: workers, raw sessions in any of the three roles, the
+ * authority, and an inspector. Every session is a real connection of its own, closed after the koan.
+ */
+public final class PgCourse implements AutoCloseable {
+
+    /**
+     * Only turns a hang into a clear failure: a session that waits for a lock (PostgreSQL's lock_timeout 0
+     * means wait forever) is cancelled after this, with SQLSTATE 57014, instead of stopping the build.
+     */
+    private static final String HANG_GUARD = "SET statement_timeout = '10s'";
+
+    private final PgDatabase database;
+    private final Deque<Connection> opened = new ArrayDeque<>();
+    private Connection inspector;
+
+    PgCourse(PgDatabase database) {
+        this.database = database;
+    }
+
+    /** A worker applying through the admitting function, on a session of its own as the worker role. */
+    public PgFencedStore worker() {
+        return new PgFencedStore(session(WORKER));
+    }
+
+    /** A plain session as {@code role}, in autocommit mode: what any program logged in as that role has. */
+    public Connection session(PgRole role) {
+        Connection session = database.connect(role);
+        opened.push(session);
+        run(session, HANG_GUARD);
+        return session;
+    }
+
+    /** This run's name of the role, as PostgreSQL's messages show it. */
+    public String roleName(PgRole role) {
+        return database.roleName(role);
+    }
+
+    /**
+     * The trusted authority installs a higher generation. Here it holds the owner role and writes directly:
+     * who holds that role is outside what the database can check.
+     */
+    public void authorityInstalls(String resource, long generation) {
+        try (PreparedStatement install = inspector().prepareStatement(
+                        "UPDATE fencing.resources SET generation = ? WHERE name = ? AND generation < ?")) {
+            install.setLong(1, generation);
+            install.setString(2, resource);
+            install.setLong(3, generation);
+            if (install.executeUpdate() != 1) {
+                throw new AssertionError("the authority could not install generation " + generation + " on " + resource);
+            }
+        } catch (SQLException e) {
+            throw new PgException("installing generation " + generation + " on " + resource, e);
+        }
+    }
+
+    public long value(String resource) {
+        return state(resource).value();
+    }
+
+    public ResourceState state(String resource) {
+        try (PreparedStatement query = inspector().prepareStatement(
+                        "SELECT generation, value FROM fencing.resources WHERE name = ?")) {
+            query.setString(1, resource);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    throw new AssertionError("no resource " + resource);
+                }
+                return new ResourceState(resource, row.getLong(1), row.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new PgException("reading " + resource, e);
+        }
+    }
+
+    /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
+    public List<String> contents() {
+        return TableRows.of(inspector(), "fencing.");
+    }
+
+    /** The request records as "resource/requestId" lines. */
+    public List<String> records() {
+        return TableRows.records(contents());
+    }
+
+    /** Runs one statement on {@code session} and fails the koan's set-up, not its point, if it cannot. */
+    public static void run(Connection session, String sql) {
+        try (Statement statement = session.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new PgException(sql, e);
+        }
+    }
+
+    /** One owner session per koan, in autocommit mode, for the authority's installs and for looking. */
+    private Connection inspector() {
+        if (inspector == null) {
+            inspector = session(OWNER);
+        }
+        return inspector;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        while (!opened.isEmpty()) {
+            opened.pop().close();
+        }
+    }
+}

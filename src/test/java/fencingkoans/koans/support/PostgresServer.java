@@ -1,0 +1,79 @@
+package fencingkoans.koans.support;
+
+import fencingkoans.pg.PgServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Finds the PostgreSQL server for the extension lesson, once per run, in this order: a superuser's JDBC URL in
+ * {@value #URL_VARIABLE}; else a container started through Testcontainers when a Docker engine is reachable;
+ * else none, and then every koan of the lesson is skipped with the reason, never passed or failed.
+ */
+public final class PostgresServer implements ExecutionCondition {
+
+    public static final String URL_VARIABLE = "FENCING_PG_URL";
+
+    /** The server, or none; {@code description} says where it came from, or why there is none. */
+    private record Found(PgServer server, String description) {
+    }
+
+    private static Found found;
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        Found server = find();
+        return server.server() != null
+                ? ConditionEvaluationResult.enabled("PostgreSQL from " + server.description())
+                : ConditionEvaluationResult.disabled(server.description());
+    }
+
+    /** The server; only called once the condition has let the lesson run. */
+    static PgServer server() {
+        PgServer server = find().server();
+        if (server == null) {
+            throw new IllegalStateException(find().description());
+        }
+        return server;
+    }
+
+    private static synchronized Found find() {
+        if (found == null) {
+            found = look();
+            if (found.server() == null) {
+                // Said once on the console as well, since a build tool's summary only counts the skipped koans.
+                System.out.println("Lesson 6 (extension): " + found.description());
+            }
+        }
+        return found;
+    }
+
+    private static Found look() {
+        String url = System.getenv(URL_VARIABLE);
+        if (url != null && !url.isBlank()) {
+            return new Found(PgServer.fromJdbcUrl(url.strip(), null, null), URL_VARIABLE);
+        }
+        if (!dockerMayBeRunning()) {
+            return new Found(null, "Skipped: no PostgreSQL server for this extension lesson. Set " + URL_VARIABLE
+                    + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres"
+                    + "?user=postgres&password=...) or start a Docker engine, then run the koans again.");
+        }
+        try {
+            return new Found(PostgresContainer.start(), "a Testcontainers postgres container");
+        } catch (RuntimeException | LinkageError e) {
+            return new Found(null, "Skipped: a Docker engine seemed to be there, but no PostgreSQL container "
+                    + "started (" + e + "). Set " + URL_VARIABLE + " to a superuser's JDBC URL instead.");
+        }
+    }
+
+    /** A cheap look for a Docker engine, so that a machine without one is not kept waiting by a full probe. */
+    private static boolean dockerMayBeRunning() {
+        String dockerHost = System.getenv("DOCKER_HOST");
+        return (dockerHost != null && !dockerHost.isBlank())
+                || Files.exists(Path.of("/var/run/docker.sock"))
+                || Files.exists(Path.of(System.getProperty("user.home"), ".docker", "run", "docker.sock"))
+                || System.getProperty("os.name", "").startsWith("Windows");
+    }
+}
