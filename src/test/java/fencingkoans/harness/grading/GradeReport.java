@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * The grade profile's last step: reads the test reports, grades every koan of the course with the points of
@@ -14,6 +15,10 @@ import java.nio.file.StandardOpenOption;
  */
 public final class GradeReport {
 
+    /** Deleted first, so that a run that cannot grade leaves no earlier grade behind. */
+    private static final List<String> OUTPUTS = List.of("grade.json", "grade.md", "grade.csv",
+            "classroom-result.json");
+
     private GradeReport() {
     }
 
@@ -21,6 +26,10 @@ public final class GradeReport {
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args[0]);
         Path build = Path.of(args[1]);
+        Path out = build.resolve("koans");
+        for (String earlier : OUTPUTS) {
+            Files.deleteIfExists(out.resolve(earlier));
+        }
         Grade grade;
         try {
             var lessons = Course.lessons();
@@ -29,13 +38,13 @@ public final class GradeReport {
         } catch (IllegalStateException e) {
             throw new IllegalStateException("GRADING INFRASTRUCTURE ERROR, no grade written: " + e.getMessage(), e);
         }
-        Path out = build.resolve("koans");
         Files.createDirectories(out);
         String markdown = GradeFiles.markdown(grade);
-        Files.writeString(out.resolve("grade.json"), GradeFiles.json(grade), StandardCharsets.UTF_8);
-        Files.writeString(out.resolve("grade.md"), markdown, StandardCharsets.UTF_8);
-        Files.writeString(out.resolve("grade.csv"), GradeFiles.csv(grade), StandardCharsets.UTF_8);
-        Files.writeString(out.resolve("classroom-result.json"), GradeFiles.classroom(grade), StandardCharsets.UTF_8);
+        List<String> contents = List.of(GradeFiles.json(grade), markdown, GradeFiles.csv(grade),
+                GradeFiles.classroom(grade));
+        for (int i = 0; i < OUTPUTS.size(); i++) {
+            Files.writeString(out.resolve(OUTPUTS.get(i)), contents.get(i), StandardCharsets.UTF_8);
+        }
         String summary = System.getenv("GITHUB_STEP_SUMMARY");
         if (summary != null && !summary.isBlank()) {
             Files.writeString(Path.of(summary), markdown + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
