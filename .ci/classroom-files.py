@@ -1,0 +1,64 @@
+"""Checks the files a class relies on before any push reaches GitHub: the Classroom workflow parses as YAML and
+hands the grade to the reporter under the names it reads; the devcontainer parses as JSON and gives JDK 17,
+a warmed Maven cache, the Java extension pack and Docker inside."""
+import json
+import re
+import sys
+
+import yaml
+
+problems = []
+
+
+def expect(condition, message):
+    if not condition:
+        problems.append(message)
+
+
+with open(".github/workflows/classroom.yml", encoding="utf-8") as file:
+    workflow = yaml.safe_load(file)
+triggers = workflow.get("on", {})
+expect("push" in triggers, "the workflow must run on push")
+jobs = workflow.get("jobs", {})
+expect(len(jobs) == 1, "the workflow must have one job")
+job = next(iter(jobs.values()), {})
+expect(job.get("name") == "Autograding Tests",
+       "the job must be named 'Autograding Tests': the reporter updates the check run of that name")
+expect(workflow.get("permissions", {}).get("checks") == "write", "the reporter needs permission checks: write")
+steps = job.get("steps", [])
+for index, step in enumerate(steps):
+    expect(("uses" in step) != ("run" in step), f"step {index + 1} must have exactly one of 'uses' and 'run'")
+runs = " ".join(step.get("run", "") for step in steps)
+expect("./mvnw -B verify -Pgrade" in runs and "-Dkoans.focus=off" in runs,
+       "a step must run ./mvnw -B verify -Pgrade -Dkoans.focus=off")
+ids = {step["id"] for step in steps if "id" in step}
+reporter = [step for step in steps if step.get("uses", "").startswith(
+    "classroom-resources/autograding-grading-reporter@")]
+expect(len(reporter) == 1, "one step must use classroom-resources/autograding-grading-reporter")
+for step in reporter:
+    runners = [runner.strip() for runner in step.get("with", {}).get("runners", "").split(",")]
+    for runner in runners:
+        variable = step.get("env", {}).get(runner.upper() + "_RESULTS", "")
+        expect(runner in ids, f"runner '{runner}' must be the id of an earlier step")
+        expect(variable == "${{ steps.%s.outputs.result }}" % runner,
+               f"the reporter reads {runner.upper()}_RESULTS; it must be steps.{runner}.outputs.result")
+uploads = [step for step in steps if step.get("uses", "").startswith("actions/upload-artifact@")]
+expect(any("target/koans/grade.json" in step.get("with", {}).get("path", "") for step in uploads),
+       "a step must upload target/koans/grade.json")
+for step in steps:
+    if "uses" in step:
+        expect(re.fullmatch(r"[\w.-]+/[\w./-]+@[\w.-]+", step["uses"]), f"'{step['uses']}' must be owner/repo@ref")
+
+with open(".devcontainer/devcontainer.json", encoding="utf-8") as file:
+    container = json.load(file)
+expect("17" in container.get("image", ""), "the devcontainer image must carry JDK 17")
+features = container.get("features", {})
+expect(any(name.startswith("ghcr.io/devcontainers/features/docker-in-docker:") for name in features),
+       "the devcontainer must have the docker-in-docker feature, for Testcontainers")
+expect("./mvnw" in container.get("postCreateCommand", ""), "postCreateCommand must warm the Maven cache")
+extensions = container.get("customizations", {}).get("vscode", {}).get("extensions", [])
+expect("vscjava.vscode-java-pack" in extensions, "the devcontainer must install the Java extension pack")
+
+if problems:
+    sys.exit("FAIL:\n  " + "\n  ".join(problems))
+print("OK: the Classroom workflow and the devcontainer are what a class needs.")

@@ -1,0 +1,22 @@
+package fencingkoans.harness.grading;
+
+/** How one koan ended in a graded run. Only {@link #PASSED} earns points. */
+enum KoanStatus {
+    PASSED("passed"),
+    FAILED("failed"),
+    ERROR("error"),
+    TIMED_OUT("timed-out"),
+    SKIPPED("skipped"),
+    /** No report mentions the koan: its test run was cut short, so it cannot have passed. */
+    NOT_RUN("not-run");
+
+    private final String label;
+
+    KoanStatus(String label) {
+        this.label = label;
+    }
+
+    String label() {
+        return label;
+    }
+}
