@@ -110,19 +110,23 @@ public final class KoanReport implements TestExecutionListener {
         out.add("Next: koan " + koan.koan().value() + ", " + koan.name());
         out.add("  It teaches:  " + koan.koan().teaches());
         Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
+        List<String> edits = ExerciseFiles.describe(koan.koan().edit());
         if (stub.isPresent()) {
             out.add("  What failed: " + stub.get().method() + " is not written yet: it still throws NotWrittenYet.");
             out.add("  Write it in: " + stub.get().file() + "  (method " + methodOf(stub.get().method())
                     + "; delete the throw)");
+            List<String> others = edits.stream().filter(edit -> !edit.startsWith(stub.get().file())).toList();
+            others.forEach(edit -> out.add("  This koan also needs: " + edit));
         } else {
             out.add("  What failed:");
             if (failure != null) {
                 FailureStory.whatHappened(failure).forEach(line -> out.add("    " + line));
             }
-            out.add("  Edit:        " + String.join(", ", ExerciseFiles.describe(koan.koan().edit())));
+            edits.forEach(edit -> out.add("  Edit:        " + edit));
         }
         if (failure != null) {
-            FailureStory.koanLine(failure, lesson.testClass()).ifPresent(line -> out.add("  The koan:    " + line));
+            FailureStory.koanLine(failure, lesson.testClass(), koan.methodName())
+                    .ifPresent(line -> out.add("  The koan:    " + line));
         }
         String[] hints = koan.koan().hints();
         int shown = allHints ? hints.length : 1;
