@@ -206,8 +206,8 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         Throwable refusal = catchThrowable(() -> store.apply(malformed));
 
         assertThat(refusal)
-                .as("%s must be refused with an IllegalArgumentException whose message names '%s'; "
-                        + "null means apply returned normally", malformed, field)
+                .as("%s must be refused with an IllegalArgumentException whose message names '%s', but apply %s",
+                        malformed, field, refusal == null ? "returned normally" : "threw " + refusal)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(field);
     }
