@@ -61,7 +61,7 @@ final class FailureStory {
             return messageLines(failure);
         }
         List<String> lines = new ArrayList<>();
-        lines.add("your code threw " + failure.getClass().getName() + ": " + failure.getMessage());
+        lines.add("threw " + failure.getClass().getName() + ": " + failure.getMessage());
         for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
             lines.add("caused by " + cause.getClass().getName() + ": " + cause.getMessage());
         }

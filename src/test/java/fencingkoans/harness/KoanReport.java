@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -54,10 +55,15 @@ public final class KoanReport implements TestExecutionListener {
 
     @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key,
-                result.getStatus() == TestExecutionResult.Status.SUCCESSFUL
-                        ? new Outcome(Status.PASSED, null, null)
-                        : new Outcome(Status.FAILED, null, result.getThrowable().orElse(null))));
+        Outcome outcome = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL
+                ? new Outcome(Status.PASSED, null, null)
+                : new Outcome(Status.FAILED, null, result.getThrowable().orElse(null));
+        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key, outcome));
+        // A lesson class that fails as a whole never reports its koans: each of them failed with it.
+        test.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName())
+                .filter(lessonClass -> outcome.status() == Status.FAILED)
+                .ifPresent(lessonClass -> planned.keySet().stream().filter(key -> key.startsWith(lessonClass + "#"))
+                        .forEach(key -> outcomes.putIfAbsent(key, outcome)));
     }
 
     @Override
