@@ -61,21 +61,25 @@ final class FailureStory {
             return messageLines(failure);
         }
         List<String> lines = new ArrayList<>();
-        lines.add(failure.getClass().getName() + ": " + failure.getMessage());
+        lines.add("threw " + failure.getClass().getName() + ": " + failure.getMessage());
         for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
             lines.add("caused by " + cause.getClass().getName() + ": " + cause.getMessage());
         }
         Arrays.stream(failure.getStackTrace()).filter(FailureStory::isCourseFrame).limit(MAX_FRAMES)
-                .map(frame -> "  at " + frame).forEach(lines::add);
+                .map(frame -> "  at " + frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName()
+                        + ":" + frame.getLineNumber() + ")")
+                .forEach(lines::add);
         return lines;
     }
 
-    /** The line of the koan where it failed, as a path a person can open. */
-    static Optional<String> koanLine(Throwable failure, Class<?> lessonClass) {
-        return Arrays.stream(failure.getStackTrace())
+    /** The line of the koan where it failed (in the koan's own method, not a helper), as a path one can open. */
+    static Optional<String> koanLine(Throwable failure, Class<?> lessonClass, String koanMethod) {
+        List<StackTraceElement> inLesson = Arrays.stream(failure.getStackTrace())
                 .filter(frame -> frame.getClassName().equals(lessonClass.getName())
                         || frame.getClassName().startsWith(lessonClass.getName() + "$"))
-                .findFirst()
+                .toList();
+        return inLesson.stream().filter(frame -> frame.getMethodName().equals(koanMethod)).findFirst()
+                .or(() -> inLesson.stream().findFirst())
                 .map(frame -> "src/test/java/" + lessonClass.getPackageName().replace('.', '/') + "/"
                         + frame.getFileName() + ":" + frame.getLineNumber());
     }

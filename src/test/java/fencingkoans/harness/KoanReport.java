@@ -2,11 +2,14 @@ package fencingkoans.harness;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -29,7 +32,7 @@ public final class KoanReport implements TestExecutionListener {
 
     private final List<Course.LessonEntry> lessons = Course.lessons();
     private final Map<String, Outcome> outcomes = new HashMap<>();
-    private final Map<String, Course.KoanEntry> planned = new HashMap<>();
+    private final Set<String> planned = new HashSet<>();
     private boolean allHints;
 
     @Override
@@ -37,27 +40,32 @@ public final class KoanReport implements TestExecutionListener {
         outcomes.clear();
         planned.clear();
         allHints = testPlan.getConfigurationParameters().get(HINTS).map("all"::equalsIgnoreCase).orElse(false);
-        for (Course.LessonEntry lesson : lessons) {
-            for (Course.KoanEntry koan : lesson.koans()) {
-                planned.put(key(lesson.testClass().getName(), koan.methodName()), koan);
-            }
-        }
-        planned.keySet().retainAll(testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
+        lessons.forEach(lesson -> lesson.koans().forEach(koan -> planned.add(key(lesson, koan))));
+        planned.retainAll(testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
                 .map(KoanReport::key).flatMap(Optional::stream).collect(Collectors.toSet()));
     }
 
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
-        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key, new Outcome(
+        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, new Outcome(
                 reason.startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED : Status.SKIPPED, reason, null)));
     }
 
     @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-        key(test).filter(planned::containsKey).ifPresent(key -> outcomes.put(key,
-                result.getStatus() == TestExecutionResult.Status.SUCCESSFUL
-                        ? new Outcome(Status.PASSED, null, null)
-                        : new Outcome(Status.FAILED, null, result.getThrowable().orElse(null))));
+        Throwable failure = result.getThrowable().orElse(null);
+        Outcome outcome = switch (result.getStatus()) {
+            case SUCCESSFUL -> new Outcome(Status.PASSED, null, null);
+            // An unmet assumption (a server that is not there) skips a koan; it is not the learner's failure.
+            case ABORTED -> new Outcome(Status.SKIPPED, failure == null ? "aborted" : failure.getMessage(), null);
+            case FAILED -> new Outcome(Status.FAILED, null, failure);
+        };
+        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
+        // A lesson class that fails or aborts as a whole never reports its koans: each shares its outcome.
+        test.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName())
+                .filter(lessonClass -> outcome.status() != Status.PASSED)
+                .ifPresent(lessonClass -> planned.stream().filter(key -> key.startsWith(lessonClass + "#"))
+                        .forEach(key -> outcomes.putIfAbsent(key, outcome)));
     }
 
     @Override
@@ -93,7 +101,7 @@ public final class KoanReport implements TestExecutionListener {
     }
 
     private String tableRow(Course.LessonEntry lesson) {
-        long inPlan = lesson.koans().stream().filter(koan -> planned.containsKey(key(lesson, koan))).count();
+        long inPlan = lesson.koans().stream().filter(koan -> planned.contains(key(lesson, koan))).count();
         long passed = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.PASSED)).count();
         long locked = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.LOCKED)).count();
         String note = inPlan == 0 ? "not run this time"
@@ -110,19 +118,23 @@ public final class KoanReport implements TestExecutionListener {
         out.add("Next: koan " + koan.koan().value() + ", " + koan.name());
         out.add("  It teaches:  " + koan.koan().teaches());
         Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
+        List<String> edits = ExerciseFiles.describe(koan.koan().edit());
         if (stub.isPresent()) {
             out.add("  What failed: " + stub.get().method() + " is not written yet: it still throws NotWrittenYet.");
             out.add("  Write it in: " + stub.get().file() + "  (method " + methodOf(stub.get().method())
                     + "; delete the throw)");
+            List<String> others = edits.stream().filter(edit -> !edit.startsWith(stub.get().file())).toList();
+            others.forEach(edit -> out.add("  This koan also needs: " + edit));
         } else {
             out.add("  What failed:");
             if (failure != null) {
                 FailureStory.whatHappened(failure).forEach(line -> out.add("    " + line));
             }
-            out.add("  Edit:        " + String.join(", ", ExerciseFiles.describe(koan.koan().edit())));
+            edits.forEach(edit -> out.add("  Edit:        " + edit));
         }
         if (failure != null) {
-            FailureStory.koanLine(failure, lesson.testClass()).ifPresent(line -> out.add("  The koan:    " + line));
+            FailureStory.koanLine(failure, lesson.testClass(), koan.methodName())
+                    .ifPresent(line -> out.add("  The koan:    " + line));
         }
         String[] hints = koan.koan().hints();
         int shown = allHints ? hints.length : 1;

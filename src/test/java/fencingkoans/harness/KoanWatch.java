@@ -48,7 +48,7 @@ public final class KoanWatch {
     private final Path compiled = Path.of("target/watch/classes");
     private final List<Path> courseClasses = List.of(compiled, Path.of("target/classes"), Path.of("target/test-classes"));
     private final JavaCompiler compiler = systemCompiler();
-    /** Kept for the whole session: it reads the libraries' jars once, not on every save. */
+    /** Kept for as long as it watches: it reads the libraries' jars once, not on every save. */
     private final StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null);
     /** Kept too: its engines are found once. Each run gets a report loaded with that run's classes. */
     private final Launcher launcher = LauncherFactory.create(LauncherConfig.builder()

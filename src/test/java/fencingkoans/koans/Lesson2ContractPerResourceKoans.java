@@ -187,10 +187,10 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         FencedStore store = course.store();
         List<String> before = course.contents();
         for (ApplyRequest request : malformed) {
-            Throwable thrown = catchThrowable(() -> store.apply(request));
-            assertThat(thrown)
-                    .as("%s must be refused with an IllegalArgumentException whose message names '%s' "
-                            + "(null: apply accepted it without complaint)", request, field)
+            Throwable refusal = catchThrowable(() -> store.apply(request));
+            assertThat(refusal)
+                    .as("%s must be refused with an IllegalArgumentException whose message names '%s', but apply %s",
+                            request, field, refusal == null ? "returned normally" : "threw " + refusal)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(field);
         }
