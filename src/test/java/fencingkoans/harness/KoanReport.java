@@ -47,8 +47,10 @@ public final class KoanReport implements TestExecutionListener {
 
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
-        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, new Outcome(
-                reason.startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED : Status.SKIPPED, reason, null)));
+        Outcome outcome = new Outcome(reason.startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED : Status.SKIPPED,
+                reason, null);
+        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
+        shareWithKoansOf(test, outcome);
     }
 
     @Override
@@ -61,9 +63,14 @@ public final class KoanReport implements TestExecutionListener {
             case FAILED -> new Outcome(Status.FAILED, null, failure);
         };
         key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
-        // A lesson class that fails or aborts as a whole never reports its koans: each shares its outcome.
+        if (outcome.status() != Status.PASSED) {
+            shareWithKoansOf(test, outcome);
+        }
+    }
+
+    /** A lesson class that is skipped, fails or aborts as a whole never reports its koans: each shares its outcome. */
+    private void shareWithKoansOf(TestIdentifier test, Outcome outcome) {
         test.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName())
-                .filter(lessonClass -> outcome.status() != Status.PASSED)
                 .ifPresent(lessonClass -> planned.stream().filter(key -> key.startsWith(lessonClass + "#"))
                         .forEach(key -> outcomes.putIfAbsent(key, outcome)));
     }
@@ -104,11 +111,13 @@ public final class KoanReport implements TestExecutionListener {
         long inPlan = lesson.koans().stream().filter(koan -> planned.contains(key(lesson, koan))).count();
         long passed = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.PASSED)).count();
         long locked = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.LOCKED)).count();
+        long skipped = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.SKIPPED)).count();
         String note = inPlan == 0 ? "not run this time"
                 : passed == lesson.koans().size() ? "done"
                 : locked == inPlan ? "locked"
+                : skipped == inPlan ? "skipped (see below)"
                 : "";
-        return String.format("  Lesson %d  %-42s %2d/%-2d  %s", lesson.lesson().value(), lesson.lesson().title(),
+        return String.format("  Lesson %d  %-46s %2d/%-2d  %s", lesson.lesson().value(), lesson.lesson().title(),
                 passed, lesson.koans().size(), note).stripTrailing();
     }
 
@@ -170,6 +179,8 @@ public final class KoanReport implements TestExecutionListener {
         if (count(Status.PASSED) == total) {
             out.add("Every koan passes. Compare your exercises/ with the reference in solutions/, and watch your own");
             out.add("store run the lab walkthrough: ./mvnw -q compile exec:java");
+        } else if (count(Status.PASSED) + count(Status.SKIPPED) == total) {
+            out.add("Every koan that could run here passes.");
         } else {
             out.add("Every koan that ran passes. Run all lessons together to see the next step.");
         }
@@ -177,14 +188,20 @@ public final class KoanReport implements TestExecutionListener {
         return out;
     }
 
+    /** One line per lesson skipped as a whole (a missing server), else one per skipped koan. */
     private List<String> skipped() {
         List<String> out = new ArrayList<>();
         for (Course.LessonEntry lesson : lessons) {
-            for (Course.KoanEntry koan : lesson.koans()) {
-                if (is(lesson, koan, Status.SKIPPED)) {
-                    out.add("Skipped: koan " + koan.koan().value() + ": " + outcomes.get(key(lesson, koan)).reason());
-                }
+            List<String> reasons = lesson.koans().stream().filter(koan -> is(lesson, koan, Status.SKIPPED))
+                    .map(koan -> outcomes.get(key(lesson, koan)).reason()).toList();
+            if (!reasons.isEmpty() && reasons.size() == lesson.koans().size() && reasons.stream().distinct().count() == 1) {
+                out.add("");
+                out.add("Lesson " + lesson.lesson().value() + " (" + reasons.size() + " koans) was skipped: "
+                        + reasons.get(0).replaceFirst("^Skipped: ", ""));
+                continue;
             }
+            lesson.koans().stream().filter(koan -> is(lesson, koan, Status.SKIPPED)).forEach(koan -> out.add(
+                    "Skipped: koan " + koan.koan().value() + ": " + outcomes.get(key(lesson, koan)).reason()));
         }
         return out;
     }

@@ -54,7 +54,7 @@ public final class GradeReport {
         System.out.println();
         for (Grade.LessonGrade lesson : grade.lessons()) {
             Grade.Tally tally = lesson.tally();
-            System.out.printf("  Lesson %d  %-42s %2d of %2d koans  %3d / %3d points%n", lesson.lesson(),
+            System.out.printf("  Lesson %d  %-46s %2d of %2d koans  %3d / %3d points%n", lesson.lesson(),
                     lesson.title(), tally.passed(), tally.total(), tally.points(), tally.maxPoints());
         }
         System.out.printf("GRADE: %d of %d points (%d of %d koans passed, %d skipped). Written to %s%n",
