@@ -11,6 +11,7 @@ import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+@Interleaving
 @Lesson(value = 3, title = "Apply the decision in the transaction", page = "docs/lessons/3-decide-in-the-transaction.md")
 class Lesson3TransactionKoans extends CourseKoans {
 

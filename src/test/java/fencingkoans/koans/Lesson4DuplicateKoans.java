@@ -12,6 +12,7 @@ import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
@@ -143,6 +144,7 @@ class Lesson4DuplicateKoans extends CourseKoans {
                 .isEqualTo(Rejected.conflicting(reused, 7));
     }
 
+    @Interleaving
     @Koan(value = "4.8", edit = "FencedStore.apply",
             teaches = "The record is stored in the effect's transaction: a duplicate in flight waits, then replays.",
             hints = {

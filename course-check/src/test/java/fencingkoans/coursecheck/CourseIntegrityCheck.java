@@ -55,6 +55,7 @@ class CourseIntegrityCheck {
         KoanRun run = KoanRunner.runTrack(tree, variant, "pitfall-" + pitfall.name());
 
         List<String> failing = run.failing().stream().map(KoanOutcome::koan).toList();
+        System.out.printf("Pitfall %s: named %s; failing %s%n", pitfall.name(), pitfall.caughtBy(), failing);
         assertThat(run.notPassing()).as("pitfall %s (%s) passes every koan: no koan catches this mistake, so a "
                 + "learner could make it and see green", pitfall.name(), pitfall.mistake()).isNotEmpty();
         assertThat(failing).as("koans failing on pitfall %s (%s); its note says %s catch it. Failing or skipped:\n%s",

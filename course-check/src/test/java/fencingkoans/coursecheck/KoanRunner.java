@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.junit.platform.engine.Filter;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.ClassSelector;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -57,9 +58,9 @@ final class KoanRunner implements AutoCloseable {
         }
     }
 
-    KoanRun run() {
+    KoanRun run(Filter<?>... filters) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(lessons)
-                .configurationParameter("koans.focus", "off").build();
+                .filters(filters).configurationParameter("koans.focus", "off").build();
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
