@@ -25,9 +25,8 @@ class CourseIntegrityCheck {
         KoanRun run = KoanRunner.runTrack(tree, tree.exercises(), "exercises");
 
         assertThat(run.outcomes()).as("koans run on exercises/").isNotEmpty();
-        assertThat(run.passing()).as("koans that pass on the shipped stubs in exercises/; each must fail until the "
-                + "learner writes the code it teaches, or it teaches nothing:\n%s", KoanRun.describe(run.passing()))
-                .isEmpty();
+        assertThat(KoanRun.describeEach(run.passing())).as("koans that pass on the shipped stubs in exercises/; each "
+                + "must fail until the learner writes the code it teaches, or it teaches nothing").isEmpty();
     }
 
     @Test
@@ -35,9 +34,8 @@ class CourseIntegrityCheck {
         KoanRun run = KoanRunner.runTrack(tree, tree.solutions(), "solutions");
 
         assertThat(run.outcomes()).as("koans run on solutions/").isNotEmpty();
-        assertThat(run.notPassing()).as("koans that fail or are skipped on the reference in solutions/; a learner "
-                + "who writes the reference must see every koan pass:\n%s", KoanRun.describe(run.notPassing()))
-                .isEmpty();
+        assertThat(KoanRun.describeEach(run.notPassing())).as("koans that fail or are skipped on the reference in "
+                + "solutions/; a learner who writes the reference must see every koan pass").isEmpty();
     }
 
     @TestFactory
@@ -59,7 +57,7 @@ class CourseIntegrityCheck {
         assertThat(run.notPassing()).as("pitfall %s (%s) passes every koan: no koan catches this mistake, so a "
                 + "learner could make it and see green", pitfall.name(), pitfall.mistake()).isNotEmpty();
         assertThat(failing).as("koans failing on pitfall %s (%s); its note says %s catch it. Failing or skipped:\n%s",
-                pitfall.name(), pitfall.mistake(), pitfall.caughtBy(), KoanRun.describe(run.notPassing()))
-                .containsAll(pitfall.caughtBy());
+                pitfall.name(), pitfall.mistake(), pitfall.caughtBy(),
+                String.join("\n", KoanRun.describeEach(run.notPassing()))).containsAll(pitfall.caughtBy());
     }
 }

@@ -39,8 +39,8 @@ final class KoanRun {
         return byKoan.values().stream().filter(which).toList();
     }
 
-    static String describe(List<KoanOutcome> outcomes) {
-        return outcomes.stream().map(KoanOutcome::describe).reduce((a, b) -> a + "\n  " + b).map(all -> "  " + all)
-                .orElse("  (none)");
+    /** One line per koan: number, sentence, status and the first line of what went wrong. */
+    static List<String> describeEach(List<KoanOutcome> outcomes) {
+        return outcomes.stream().map(KoanOutcome::describe).toList();
     }
 }
