@@ -8,6 +8,7 @@ import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.RejectionReason;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
@@ -81,6 +82,7 @@ class Lesson1StaleAuthorityKoans extends CourseKoans {
         assertThat(rejected.installedGeneration()).as("the generation installed at the destination").isEqualTo(2);
     }
 
+    @Interleaving
     @Koan(value = "1.4", edit = "Authority.install",
             teaches = "Checking again just before a write does not close the gap: check and write are two moments.",
             hints = {

@@ -154,11 +154,17 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
             teaches = "An oversized request id is refused: the destination bounds what it is asked to remember.",
             hints = {
                 "ApplyRequest declares a limit for request ids. Do you enforce it?",
+                "The limit itself is allowed: only an id longer than the limit is refused.",
                 "If requestId.length() > ApplyRequest.MAX_REQUEST_ID_LENGTH, throw an IllegalArgumentException "
                         + "whose message starts with \"requestId\"."})
     void anOversizedRequestIdIsRefused() {
         assertRefusedBeforeAnyEffect("requestId",
                 new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5));
+
+        assertThat(course.store().apply(new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))
+                .as("a request id of exactly %d characters: the limit itself is allowed",
+                        ApplyRequest.MAX_REQUEST_ID_LENGTH)
+                .isEqualTo(new Applied(5));
     }
 
     @Koan(value = "2.10", edit = "FencedStore.apply",
@@ -181,6 +187,28 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         course.store().apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
 
         assertRefusedBeforeAnyEffect("delta", new ApplyRequest(FUND_A, 1, "one-more", 1));
+    }
+
+    @Koan(value = "2.12", edit = "FencedStore.apply",
+            teaches = "No request at all is refused with a clear error, not a NullPointerException from deep inside.",
+            hints = {
+                "What does your apply do first with request.resource() when request itself is null?",
+                "Before reading any field: if request is null, throw new IllegalArgumentException(\"request must "
+                        + "not be null\")."})
+    void aMissingRequestIsRefusedWithAClearError() {
+        assertRefusedBeforeAnyEffect("request", (ApplyRequest) null);
+    }
+
+    @Koan(value = "2.13", edit = "FencedStore.apply",
+            teaches = "Control characters in a request id or resource are refused: what is stored must be readable.",
+            hints = {
+                "A request id such as \"r1\\n\" looks like r1 in a log line but is another key. Which characters "
+                        + "should never reach the record table?",
+                "If requestId or resource contains a character for which Character.isISOControl is true, throw an "
+                        + "IllegalArgumentException whose message names the field."})
+    void controlCharactersInARequestAreRefused() {
+        assertRefusedBeforeAnyEffect("requestId", new ApplyRequest(FUND_A, 1, "r1\n", 5));
+        assertRefusedBeforeAnyEffect("resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5));
     }
 
     private void assertRefusedBeforeAnyEffect(String field, ApplyRequest... malformed) {

@@ -10,21 +10,26 @@ import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.InstallResult;
+import fencingkoans.contract.ResourceState;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.koans.support.Pause;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.sqlite.StoreException;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+@Interleaving
 @Lesson(value = 3, title = "Apply the decision in the transaction", page = "docs/lessons/3-decide-in-the-transaction.md")
 class Lesson3TransactionKoans extends CourseKoans {
 
@@ -211,6 +216,55 @@ class Lesson3TransactionKoans extends CourseKoans {
         ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 2, "a-2", 3));
         assertThat(next).as("the same store's next apply: no transaction may be left open")
                 .isEqualTo(new Applied(3));
+    }
+
+    @Koan(value = "3.9", edit = "ImmediateTransaction.run",
+            teaches = "Only a lock held elsewhere is contention: a transaction that cannot start for another reason fails.",
+            hints = {
+                "Contended promises that a retry may succeed. Would any retry help a store whose connection is closed?",
+                "Around BEGIN IMMEDIATE, answer whenContended.get() only when e.isContention(); otherwise let the "
+                        + "StoreException go on to the caller."})
+    void onlyALockHeldElsewhereIsContention() {
+        FencedStore closedStore = course.store();
+        Authority closedAuthority = course.authority();
+
+        closedStore.close();
+        closedAuthority.close();
+        Throwable applyFailure = catchThrowable(() -> closedStore.apply(WORKER_A));
+        Throwable installFailure = catchThrowable(() -> closedAuthority.install(FUND_A, 2));
+
+        assertThat(applyFailure).as("what an apply on a store whose connection is closed throws: no retry can "
+                + "help, so it must fail, not answer Contended (null: it answered instead)")
+                .isInstanceOf(StoreException.class);
+        assertThat(installFailure).as("what an install on an authority whose connection is closed throws: the "
+                + "same").isInstanceOf(StoreException.class);
+        assertThat(course.state(FUND_A)).as("fund-A after both failures").isEqualTo(new ResourceState(FUND_A, 1, 0));
+    }
+
+    @Koan(value = "3.10", edit = "ImmediateTransaction.run",
+            teaches = "A reader inside an open transaction blocks the commit: apply answers Contended and leaves nothing.",
+            hints = {
+                "BEGIN IMMEDIATE only reserves the write lock. Before COMMIT can write the file, every reader still "
+                        + "inside a transaction must finish. What does your COMMIT do when one has not?",
+                "The failure can come from COMMIT too: in the catch after the work, ROLLBACK, and when the failure is "
+                        + "a StoreException with isContention(), answer whenContended.get() instead of throwing."})
+    void aCommitThatMeetsAnOpenReaderIsContended() throws SQLException {
+        FencedStore workerA = course.store();
+        Statement reader = course.connection().createStatement();
+        List<String> before = course.contents();
+        reader.execute("BEGIN");
+        reader.executeQuery("SELECT value FROM resources").close();
+
+        ApplyResult whileReading = workerA.apply(WORKER_A);
+        reader.execute("COMMIT");
+        List<String> afterContention = course.contents();
+        ApplyResult retry = workerA.apply(WORKER_A);
+
+        assertThat(whileReading).as("worker A's apply while another connection is inside a read transaction: its "
+                + "commit cannot wait with a busy timeout of 0, and a retry may succeed").isEqualTo(new Contended(FUND_A));
+        assertThat(afterContention).as("every row after the contended apply: no value change, no record")
+                .isEqualTo(before);
+        assertThat(retry).as("worker A's retry once the reader finished").isEqualTo(new Applied(7));
     }
 
     private static String tryToReserve(Connection probe) {

@@ -4,6 +4,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
@@ -11,10 +12,12 @@ import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.FencedStore;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -141,6 +144,7 @@ class Lesson4DuplicateKoans extends CourseKoans {
                 .isEqualTo(Rejected.conflicting(reused, 7));
     }
 
+    @Interleaving
     @Koan(value = "4.8", edit = "FencedStore.apply",
             teaches = "The record is stored in the effect's transaction: a duplicate in flight waits, then replays.",
             hints = {
@@ -161,5 +165,27 @@ class Lesson4DuplicateKoans extends CourseKoans {
                 .isEqualTo(new Contended(FUND_A));
         assertThat(duplicateRetry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
         assertThat(course.records()).as("request records").containsExactly(FUND_A + "/r1");
+    }
+
+    @Koan(value = "4.9", edit = "FencedStore.apply",
+            teaches = "The effect and its record commit together: a failure after the record is stored undoes both.",
+            hints = {
+                "Suppose the delta is committed first and the record stored in a later transaction. What does a "
+                        + "failure between the two leave behind, and what does the worker's retry then do?",
+                "Call ledger.addToValue and ledger.storeRecord inside the one ImmediateTransaction.run of apply, "
+                        + "with no COMMIT in between."})
+    void theEffectAndItsRecordCommitTogether() {
+        FencedStore worker = course.store();
+        worker.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, () -> {
+            throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
+        });
+
+        assertThatThrownBy(() -> worker.apply(R1)).as("the fault injected after r1's record was stored, before "
+                + "anything was committed, reaches the caller").isInstanceOf(InjectedFault.class);
+        ApplyResult retry = worker.apply(R1);
+
+        assertThat(retry).as("r1 retried after the failed try: if the delta had been committed without its "
+                + "record, the retry would find no record and apply it a second time").isEqualTo(new Applied(7));
+        assertThat(course.value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
     }
 }

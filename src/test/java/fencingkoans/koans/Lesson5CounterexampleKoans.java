@@ -19,6 +19,7 @@ import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.Counterexamples;
 import fencingkoans.store.FencedStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 @Lesson(value = 5, title = "Counterexamples bound the protection", page = "docs/lessons/5-counterexamples.md")
@@ -122,15 +123,24 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
         });
 
-        assertThat(catchThrowable(() -> Counterexamples.applyWithExternalCallInside(worker, R1, payments)))
-                .as("what the apply throws when a fault is injected before its commit").isInstanceOf(InjectedFault.class);
+        Throwable failure = catchThrowable(() -> Counterexamples.applyWithExternalCallInside(worker, R1, payments));
+        long valueAfterRollback = course.value(FUND_A);
+        List<String> recordsAfterRollback = course.records();
+        List<String> callsAfterRollback = payments.calls();
+        ApplyResult retry = Counterexamples.applyWithExternalCallInside(worker, R1, payments);
 
-        assertThat(course.value(FUND_A)).as("fund-A's value: the database rolled back").isZero();
-        assertThat(course.records()).as("request records: rolled back too").isEmpty();
+        assertThat(failure).as("what the apply throws when a fault is injected before its commit")
+                .isInstanceOf(InjectedFault.class);
+        assertThat(valueAfterRollback).as("fund-A's value after the failed try: the database rolled back").isZero();
+        assertThat(recordsAfterRollback).as("request records after the failed try: rolled back too").isEmpty();
         assertThat(callsInsideTheTransaction.get()).as("calls the outside service had received while the "
                 + "transaction was still open (-1: the transaction never got that far)").isEqualTo(1);
-        assertThat(payments.calls()).as("calls the outside service received: it was charged, and no ROLLBACK "
-                + "reaches it").hasSize(1);
+        assertThat(callsAfterRollback).as("calls the outside service received from the failed try: it was "
+                + "charged, and no ROLLBACK reaches it").hasSize(1);
+        assertThat(retry).as("r1 retried: the database kept nothing of the failed try, so r1 applies now")
+                .isEqualTo(new Applied(7));
+        assertThat(payments.calls()).as("calls the outside service received in all: two charges for one effect")
+                .hasSize(2);
     }
 
     @Koan(value = "5.6", edit = "FencedStore.apply",

@@ -1,0 +1,63 @@
+package fencingkoans.coursecheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The course proves itself on both sides: every koan fails on the shipped stubs, passes on the reference, and
+ * each mistake in the pitfall gallery is caught by the koans it names.
+ */
+class CourseIntegrityCheck {
+
+    private static final int GALLERY_MINIMUM = 10;
+
+    private final CourseTree tree = CourseTree.fromSystemProperties();
+
+    @Test
+    void noKoanPassesOnTheStubs() {
+        KoanRun run = KoanRunner.runTrack(tree, tree.exercises(), "exercises");
+
+        assertThat(run.outcomes()).as("koans run on exercises/").isNotEmpty();
+        assertThat(KoanRun.describeEach(run.passing())).as("koans that pass on the shipped stubs in exercises/; each "
+                + "must fail until the learner writes the code it teaches, or it teaches nothing").isEmpty();
+    }
+
+    @Test
+    void everyKoanPassesOnTheReference() {
+        KoanRun run = KoanRunner.runTrack(tree, tree.solutions(), "solutions");
+
+        assertThat(run.outcomes()).as("koans run on solutions/").isNotEmpty();
+        assertThat(KoanRun.describeEach(run.notPassing())).as("koans that fail or are skipped on the reference in "
+                + "solutions/; a learner who writes the reference must see every koan pass").isEmpty();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyPitfallIsCaughtByTheKoansItNames() {
+        List<Path> variants = Folders.filesEndingWith(tree.pitfalls(), Pitfall.SUFFIX);
+
+        assertThat(variants).as("variants in the pitfall gallery %s", tree.pitfalls())
+                .hasSizeGreaterThanOrEqualTo(GALLERY_MINIMUM);
+        return variants.stream().map(Pitfall::load).map(pitfall -> dynamicTest(pitfall.name(), () -> assertCaught(pitfall)));
+    }
+
+    private void assertCaught(Pitfall pitfall) {
+        Path variant = pitfall.makeIn(tree.solutions(), tree.work().resolve("pitfalls").resolve(pitfall.name()));
+
+        KoanRun run = KoanRunner.runTrack(tree, variant, "pitfall-" + pitfall.name());
+
+        List<String> failing = run.failing().stream().map(KoanOutcome::koan).toList();
+        System.out.printf("Pitfall %s: named %s; failing %s%n", pitfall.name(), pitfall.caughtBy(), failing);
+        assertThat(run.notPassing()).as("pitfall %s (%s) passes every koan: no koan catches this mistake, so a "
+                + "learner could make it and see green", pitfall.name(), pitfall.mistake()).isNotEmpty();
+        assertThat(failing).as("koans failing on pitfall %s (%s); its note says %s catch it. Failing or skipped:\n%s",
+                pitfall.name(), pitfall.mistake(), pitfall.caughtBy(),
+                String.join("\n", KoanRun.describeEach(run.notPassing()))).containsAll(pitfall.caughtBy());
+    }
+}

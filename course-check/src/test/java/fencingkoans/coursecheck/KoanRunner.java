@@ -1,0 +1,177 @@
+package fencingkoans.coursecheck;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import fencingkoans.coursecheck.KoanOutcome.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.platform.engine.Filter;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs the compiled koans in this JVM against one track's classes: the track's folder comes first, then the
+ * shared classes and the koans. Every koan runs, whatever fails before it (the focus mode is switched off).
+ */
+final class KoanRunner implements AutoCloseable {
+
+    private static final String KOAN_PACKAGE = "fencingkoans/koans/";
+    private static final String NEVER_STARTED = "never started";
+
+    private final TrackClassLoader loader;
+    private final List<ClassSelector> lessons;
+    private final Class<? extends Annotation> koanAnnotation;
+
+    KoanRunner(CourseTree tree, Path trackClasses) {
+        loader = new TrackClassLoader(List.of(trackClasses, tree.sharedClasses(), tree.koanClasses()),
+                KoanRunner.class.getClassLoader());
+        lessons = Folders.filesEndingWith(tree.koanClasses().resolve(KOAN_PACKAGE), "Koans.class").stream()
+                .map(file -> selectClass(load(KOAN_PACKAGE.replace('/', '.')
+                        + file.getFileName().toString().replace(".class", ""))))
+                .toList();
+        koanAnnotation = load("fencingkoans.harness.Koan").asSubclass(Annotation.class);
+        if (lessons.isEmpty()) {
+            throw new IllegalStateException("no compiled koans under " + tree.koanClasses());
+        }
+    }
+
+    /** Compiles {@code track} into the check's work folder under {@code name} and runs every koan on it once. */
+    static KoanRun runTrack(CourseTree tree, Path track, String name) {
+        Path classes = TrackCompiler.compile(track, tree.sharedClasses(), tree.work().resolve("classes").resolve(name));
+        try (KoanRunner runner = new KoanRunner(tree, classes)) {
+            return runner.run();
+        }
+    }
+
+    KoanRun run(Filter<?>... filters) {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(lessons)
+                .filters(filters).configurationParameter("koans.focus", "off").build();
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            // Only this check's recorder listens: a course reporter would print one report per round.
+            Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+                    .enableTestExecutionListenerAutoRegistration(false).build());
+            Recorder recorder = new Recorder();
+            launcher.execute(request, recorder);
+            return recorder.run();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            loader.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the track's class loader", e);
+        }
+    }
+
+    private Class<?> load(String className) {
+        try {
+            return loader.loadClass(className);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(className + " is not among the compiled classes", e);
+        }
+    }
+
+    private String koanNumber(TestIdentifier test) {
+        if (test.getSource().orElse(null) instanceof MethodSource source) {
+            try {
+                Method method = load(source.getClassName()).getDeclaredMethod(source.getMethodName());
+                Annotation koan = method.getAnnotation(koanAnnotation);
+                if (koan != null) {
+                    return (String) koanAnnotation.getMethod("value").invoke(koan);
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("reading the koan number of " + test.getDisplayName(), e);
+            }
+        }
+        return test.getDisplayName();
+    }
+
+    /** Collects one outcome per koan; a koan that never ran because its lesson did not is skipped too. */
+    private final class Recorder implements TestExecutionListener {
+
+        private final Map<TestIdentifier, KoanOutcome> outcomes = new LinkedHashMap<>();
+        private TestPlan plan;
+
+        @Override
+        public void testPlanExecutionStarted(TestPlan testPlan) {
+            plan = testPlan;
+            for (TestIdentifier root : testPlan.getRoots()) {
+                testPlan.getDescendants(root).stream().filter(TestIdentifier::isTest)
+                        .forEach(koan -> settle(koan, Status.SKIPPED, NEVER_STARTED));
+            }
+        }
+
+        @Override
+        public void executionSkipped(TestIdentifier identifier, String reason) {
+            forEachKoanIn(identifier, koan -> settle(koan, Status.SKIPPED, reason));
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier identifier, TestExecutionResult result) {
+            if (result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
+                if (identifier.isTest()) {
+                    settle(identifier, Status.PASSED, null);
+                }
+                return;
+            }
+            String why = result.getThrowable().map(Throwable::toString).orElse(result.getStatus().toString());
+            Status status = result.getStatus() == TestExecutionResult.Status.ABORTED ? Status.SKIPPED
+                    : Status.FAILED;
+            // A failed lesson (its set-up, say) leaves its koans unfinished: they carry the lesson's failure.
+            forEachKoanIn(identifier, koan -> {
+                if (koan == identifier || NEVER_STARTED.equals(outcomes.get(koan).detail())) {
+                    settle(koan, status, why);
+                }
+            });
+        }
+
+        /** Compiles {@code track} into the check's work folder under {@code name} and runs every koan on it once. */
+    static KoanRun runTrack(CourseTree tree, Path track, String name) {
+        Path classes = TrackCompiler.compile(track, tree.sharedClasses(), tree.work().resolve("classes").resolve(name));
+        try (KoanRunner runner = new KoanRunner(tree, classes)) {
+            return runner.run();
+        }
+    }
+
+    KoanRun run() {
+            KoanRun run = new KoanRun();
+            outcomes.values().forEach(run::record);
+            return run;
+        }
+
+        private void forEachKoanIn(TestIdentifier identifier, Consumer<TestIdentifier> action) {
+            if (identifier.isTest()) {
+                action.accept(identifier);
+            } else {
+                plan.getDescendants(identifier).stream().filter(TestIdentifier::isTest).forEach(action);
+            }
+        }
+
+        private void settle(TestIdentifier koan, Status status, String detail) {
+            outcomes.put(koan, new KoanOutcome(koanNumber(koan), koan.getDisplayName(), status, detail));
+        }
+    }
+}

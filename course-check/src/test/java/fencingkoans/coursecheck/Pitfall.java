@@ -1,0 +1,54 @@
+package fencingkoans.coursecheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One variant of the pitfall gallery: a diff against {@code solutions/} that makes one realistic mistake. The
+ * text before the diff says what the mistake is ({@code Mistake:}) and which koans must catch it
+ * ({@code Caught by: 4.6, 4.7}).
+ */
+record Pitfall(String name, String mistake, List<String> caughtBy, List<String> diff) {
+
+    static final String SUFFIX = ".diff";
+
+    static Pitfall load(Path file) {
+        String name = file.getFileName().toString().replace(SUFFIX, "");
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + file, e);
+        }
+        String mistake = field(lines, "Mistake:", file);
+        List<String> caughtBy = Arrays.stream(field(lines, "Caught by:", file).split(",")).map(String::trim)
+                .filter(koan -> !koan.isEmpty()).toList();
+        if (caughtBy.isEmpty()) {
+            throw new IllegalStateException(file + " names no koan after 'Caught by:'");
+        }
+        return new Pitfall(name, mistake, caughtBy, lines);
+    }
+
+    /** Copies the reference to {@code folder} and makes this variant's mistake in the copy. */
+    Path makeIn(Path reference, Path folder) {
+        Folders.recreate(folder);
+        Folders.copyTree(reference, folder);
+        UnifiedDiff.apply(diff, folder);
+        return folder;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private static String field(List<String> lines, String label, Path file) {
+        return lines.stream().takeWhile(line -> !line.startsWith("--- ")).filter(line -> line.startsWith(label))
+                .map(line -> line.substring(label.length()).trim()).findFirst()
+                .orElseThrow(() -> new IllegalStateException(file + " has no line starting with '" + label + "'"));
+    }
+}

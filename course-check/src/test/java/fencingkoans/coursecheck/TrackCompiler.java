@@ -1,0 +1,48 @@
+package fencingkoans.coursecheck;
+
+import java.io.IOException;
+import java.io.ByteArrayOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/** Compiles one track's {@code src/main/java} against the shared classes, as the pom's track property would. */
+final class TrackCompiler {
+
+    private TrackCompiler() {
+    }
+
+    /** Compiles {@code track/src/main/java} into {@code classes}, which is emptied first. */
+    static Path compile(Path track, Path sharedClasses, Path classes) {
+        List<String> arguments = new ArrayList<>(List.of("--release", "17", "-proc:none", "-implicit:none",
+                "-encoding", "UTF-8", "-classpath", sharedClasses.toString(), "-d", classes.toString()));
+        arguments.addAll(javaFiles(track.resolve("src/main/java")));
+        Folders.recreate(classes);
+        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int exit = javac.run(null, diagnostics, diagnostics, arguments.toArray(String[]::new));
+        if (exit != 0) {
+            throw new IllegalStateException("the track " + track + " does not compile:\n" + diagnostics.toString(StandardCharsets.UTF_8));
+        }
+        return classes;
+    }
+
+    private static List<String> javaFiles(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            List<String> sources = files.filter(file -> file.toString().endsWith(".java")).map(Path::toString)
+                    .sorted().toList();
+            if (sources.isEmpty()) {
+                throw new IllegalStateException("no Java sources under " + root);
+            }
+            return sources;
+        } catch (IOException e) {
+            throw new UncheckedIOException("listing " + root, e);
+        }
+    }
+}
