@@ -9,11 +9,13 @@ import java.util.List;
 /**
  * Loads the course's own classes ({@code fencingkoans.*}) from the given folders first, in order, and
  * everything else (JUnit, AssertJ, the SQLite driver) from the parent. Putting a track's classes first makes
- * the same compiled koans run against that track.
+ * the same compiled koans run against that track. The course's resources (the track's SQL) are looked up the same
+ * way, for the same reason.
  */
 final class TrackClassLoader extends URLClassLoader {
 
     private static final String COURSE_PACKAGE = "fencingkoans.";
+    private static final String COURSE_RESOURCES = "fencingkoans/";
 
     TrackClassLoader(List<Path> folders, ClassLoader parent) {
         super(urls(folders), parent);
@@ -34,6 +36,12 @@ final class TrackClassLoader extends URLClassLoader {
             }
             return loaded;
         }
+    }
+
+    @Override
+    public URL getResource(String name) {
+        URL own = name.startsWith(COURSE_RESOURCES) ? findResource(name) : null;
+        return own != null ? own : super.getResource(name);
     }
 
     private static URL[] urls(List<Path> folders) {

@@ -12,7 +12,10 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
-/** Compiles one track's {@code src/main/java} against the shared classes, as the pom's track property would. */
+/**
+ * Compiles one track's {@code src/main/java} against the shared classes, and copies its {@code src/main/resources}
+ * beside them, as the pom's track property would.
+ */
 final class TrackCompiler {
 
     private TrackCompiler() {
@@ -30,7 +33,23 @@ final class TrackCompiler {
         if (exit != 0) {
             throw new IllegalStateException("the track " + track + " does not compile:\n" + diagnostics.toString(StandardCharsets.UTF_8));
         }
+        copyResources(track.resolve("src/main/resources"), classes);
         return classes;
+    }
+
+    private static void copyResources(Path resources, Path classes) {
+        if (!Files.isDirectory(resources)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(resources)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Path target = classes.resolve(resources.relativize(file).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(file, target);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("copying the resources of " + resources, e);
+        }
     }
 
     private static List<String> javaFiles(Path root) {
