@@ -201,6 +201,25 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
     }
 
+    @Koan(value = "2.12", edit = "FencedStore.apply",
+            teaches = "A request id that is not well-formed Unicode is refused: two requests must never share one id.",
+            hints = {
+                "Java strings are UTF-16 and SQLite stores UTF-8. What can half of a surrogate pair become on the way?",
+                "Refuse a requestId in which text.codePoints().anyMatch(c -> Character.getType(c) == "
+                        + "Character.SURROGATE), with an IllegalArgumentException whose message starts with "
+                        + "\"requestId\"."})
+    void aRequestIdThatIsNotWellFormedUnicodeIsRefused() {
+        FencedStore store = course.store();
+        store.apply(new ApplyRequest(FUND_A, 1, "r?", 5));
+        List<String> before = course.contents();
+
+        assertThatThrownBy(() -> store.apply(new ApplyRequest(FUND_A, 1, "r\uD800", 5)))
+                .as("request id \"r\\uD800\" (a lone half of a surrogate pair): stored as UTF-8 it becomes \"r?\", "
+                        + "the id of another request, and would be answered as that request's replay")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("requestId");
+        assertThat(course.contents()).as("every row of the database after the refused request").isEqualTo(before);
+    }
+
     private static void assertRefused(FencedStore store, ApplyRequest malformed, String field) {
         assertThatThrownBy(() -> store.apply(malformed))
                 .as("%s must be refused with an IllegalArgumentException whose message names '%s'", malformed, field)
