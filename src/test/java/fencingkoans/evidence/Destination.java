@@ -6,6 +6,8 @@ import fencingkoans.koans.support.CourseDatabase;
 import fencingkoans.sqlite.Checkpoints;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
+import java.sql.Connection;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -20,12 +22,15 @@ final class Destination implements AutoCloseable {
 
     private final CourseDatabase course;
     private final BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath;
+    /** Kept open for the whole run: opening a connection per comparison would cost more than the steps. */
+    private final Connection inspector;
     private FencedStore store;
     private Authority authority;
 
     Destination(CourseDatabase course, BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath) {
         this.course = course;
         this.applyPath = applyPath;
+        this.inspector = course.connection();
         reopen();
     }
 
@@ -45,8 +50,9 @@ final class Destination implements AutoCloseable {
         return store.checkpoints();
     }
 
-    CourseDatabase course() {
-        return course;
+    /** Every row of both tables, as {@link CourseDatabase#contents()} lists them. */
+    List<String> contents() {
+        return CourseDatabase.contentsOf(inspector);
     }
 
     void reopen() {

@@ -112,7 +112,7 @@ final class ModelCheck {
             actual = Step.thrown(e);
         }
         List<String> expectedRows = model.contents();
-        List<String> actualRows = destination.course().contents();
+        List<String> actualRows = destination.contents();
         return Objects.equals(expected, actual) && expectedRows.equals(actualRows)
                 ? Optional.empty()
                 : Optional.of(new Mismatch(expected, actual, expectedRows, actualRows));

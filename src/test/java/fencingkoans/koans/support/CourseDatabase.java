@@ -74,9 +74,17 @@ public final class CourseDatabase implements AutoCloseable {
 
     /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
     public List<String> contents() {
+        try (Connection inspector = Database.connect(file, Database.NO_WAIT)) {
+            return contentsOf(inspector);
+        } catch (SQLException e) {
+            throw new AssertionError("could not read the course database", e);
+        }
+    }
+
+    /** The same rows as {@link #contents()}, read through a connection the caller keeps open. */
+    public static List<String> contentsOf(Connection inspector) {
         List<String> rows = new ArrayList<>();
-        try (Connection inspector = Database.connect(file, Database.NO_WAIT);
-                Statement statement = inspector.createStatement()) {
+        try (Statement statement = inspector.createStatement()) {
             dump(statement, "SELECT 'resource', name, generation, value FROM resources ORDER BY name", rows);
             dump(statement, "SELECT 'record', resource, request_id, delta, generation, result_value"
                     + " FROM request_records ORDER BY resource, request_id", rows);
