@@ -2,27 +2,20 @@ package fencingkoans.bench;
 
 import static fencingkoans.sqlite.Database.FUND_A;
 
-import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.sqlite.Database;
-import fencingkoans.sqlite.Ledger;
-import fencingkoans.store.FencedStore;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the fence costs: a fenced apply (record lookup, generation check, update, record, in one
@@ -30,50 +23,40 @@ import org.openjdk.jmh.annotations.Warmup;
  * SQLite settings, in one run. The ratio of the two throughputs is the figure.
  */
 @BenchmarkMode(Mode.Throughput)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
 @State(Scope.Thread)
-public class FencedVersusBareBenchmark {
+public class FencedVersusBareBenchmark extends OneStoreState {
 
     private static final String UPDATE = "UPDATE resources SET value = value + ? WHERE name = ?";
     private static final String INSERT = "INSERT INTO request_records (resource, request_id, delta, generation,"
             + " result_value) VALUES (?, ?, ?, 1, (SELECT value FROM resources WHERE name = ?))";
 
-    @Param({BenchDatabase.DISK, BenchDatabase.MEMORY})
-    public String location;
-
     @Param({"DELETE", "WAL"})
     public String journalMode;
 
-    private Path file;
-    private FencedStore store;
     private Connection bare;
-    private long next;
 
     @Setup
     public void open() {
-        file = BenchDatabase.create(location, journalMode);
-        store = new FencedStore(Ledger.open(file, Database.NO_WAIT));
+        createFile(journalMode);
+        openStore();
         bare = Database.connect(file, Database.NO_WAIT);
     }
 
     @TearDown
     public void close() throws SQLException {
-        store.close();
         bare.close();
-        BenchDatabase.delete(file);
+        closeAndDelete();
     }
 
     @Benchmark
     public ApplyResult fencedApply() {
-        return store.apply(new ApplyRequest(FUND_A, 1, "fenced-" + next++, 1));
+        return applyFresh("fenced-");
     }
 
     /** The same two writes with no lookup and no check, prepared per call as the ledger does. */
     @Benchmark
     public int bareTransaction() throws SQLException {
-        String requestId = "bare-" + next++;
+        String requestId = freshId("bare-");
         try (Statement transaction = bare.createStatement()) {
             transaction.execute("BEGIN IMMEDIATE");
             int rows;

@@ -2,12 +2,8 @@ package fencingkoans.bench;
 
 import static fencingkoans.sqlite.Database.FUND_A;
 
-import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.sqlite.Database;
-import fencingkoans.sqlite.Ledger;
-import fencingkoans.store.FencedStore;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -15,8 +11,6 @@ import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -24,7 +18,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Does remembering requests slow the destination down? Apply latency with 1,000 and with 1,000,000 request
@@ -32,25 +25,15 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
 @State(Scope.Thread)
-public class RecordCountBenchmark {
-
-    @Param({BenchDatabase.DISK, BenchDatabase.MEMORY})
-    public String location;
+public class RecordCountBenchmark extends OneStoreState {
 
     @Param({"1000", "1000000"})
     public int storedRecords;
 
-    private Path file;
-    private FencedStore store;
-    private long next;
-
     @Setup
     public void fill() throws SQLException {
-        file = BenchDatabase.create(location, "DELETE");
+        createFile("DELETE");
         try (Connection connection = Database.connect(file, Database.NO_WAIT);
                 Statement transaction = connection.createStatement();
                 PreparedStatement insert = connection.prepareStatement("INSERT INTO request_records"
@@ -64,17 +47,16 @@ public class RecordCountBenchmark {
             insert.executeBatch();
             transaction.execute("COMMIT");
         }
-        store = new FencedStore(Ledger.open(file, Database.NO_WAIT));
+        openStore();
     }
 
     @TearDown
     public void close() {
-        store.close();
-        BenchDatabase.delete(file);
+        closeAndDelete();
     }
 
     @Benchmark
     public ApplyResult applyAFreshRequest() {
-        return store.apply(new ApplyRequest(FUND_A, 1, "fresh-" + next++, 1));
+        return applyFresh("fresh-");
     }
 }
