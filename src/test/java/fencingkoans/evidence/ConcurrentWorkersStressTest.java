@@ -15,6 +15,7 @@ import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.koans.support.CourseDatabase;
 import fencingkoans.sqlite.Ledger;
+import fencingkoans.sqlite.StoreException;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Several workers, each on its own connection, hammer both resources with fresh, duplicate, conflicting,
- * stale and invented requests while installs move the generations. The busy timeout is above zero and a
+ * stale and invented requests while installs move the generations. Busy timeouts are above zero and a
  * {@code Contended} answer is retried, as a production caller would. Nothing is ordered by sleeping: the
  * threads race freely, and the checks afterwards hold whatever order the database chose. Bounded by count.
  */
@@ -50,7 +51,8 @@ class ConcurrentWorkersStressTest {
 
     private static final int WORKERS = 4;
     private static final int REQUESTS_PER_WORKER = Integer.getInteger("evidence.stressRequests", 1_500);
-    private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(10);
+    /** Half the workers wait long for the lock, half barely: both waiting and the Contended retry get exercised. */
+    private static final List<Duration> BUSY_TIMEOUTS = List.of(Duration.ofSeconds(10), Duration.ofMillis(1));
     private static final long PATIENCE_MINUTES = 5;
 
     /** A trigger log, in commit order, of every resource update and every stored record. */
@@ -151,8 +153,9 @@ class ConcurrentWorkersStressTest {
     private List<Outcome> work(Path file, int number) {
         Random random = new Random(number);
         List<Outcome> outcomes = new ArrayList<>();
-        try (FencedStore store = new FencedStore(Ledger.open(file, BUSY_TIMEOUT));
-                Authority authority = new Authority(Ledger.open(file, BUSY_TIMEOUT))) {
+        Duration busyTimeout = BUSY_TIMEOUTS.get(number % BUSY_TIMEOUTS.size());
+        try (FencedStore store = new FencedStore(Ledger.open(file, busyTimeout));
+                Authority authority = new Authority(Ledger.open(file, busyTimeout))) {
             Map<String, Long> believed = new HashMap<>(Map.of(FUND_A, 1L, FUND_B, 1L));
             for (int i = 0; i < REQUESTS_PER_WORKER; i++) {
                 String resource = random.nextBoolean() ? FUND_A : FUND_B;
@@ -162,7 +165,7 @@ class ConcurrentWorkersStressTest {
                     continue;
                 }
                 if (roll < 13) {
-                    believed.put(resource, store.read(resource).orElseThrow().generation());
+                    believed.put(resource, installedGeneration(store, resource));
                 }
                 ApplyRequest request = request(random, roll, resource, believed.get(resource), "w" + number + "-" + i);
                 outcomes.add(send(store, request));
@@ -198,6 +201,20 @@ class ConcurrentWorkersStressTest {
             sent.add(request);
         }
         return new Outcome(request, result, floor);
+    }
+
+    /** A read has no Contended answer: with a short busy timeout it throws on contention, and is retried. */
+    private long installedGeneration(FencedStore store, String resource) {
+        while (true) {
+            try {
+                return store.read(resource).orElseThrow().generation();
+            } catch (StoreException e) {
+                if (!e.isContention()) {
+                    throw e;
+                }
+                contendedRetries.incrementAndGet();
+            }
+        }
     }
 
     private void install(Authority authority, String resource, long generation) {
