@@ -104,8 +104,10 @@ class ConcurrentWorkersStressTest {
                 .containsExactlyInAnyOrderElementsOf(applied.keySet());
         for (Outcome outcome : outcomes) {
             if (outcome.result() instanceof Replayed replayed) {
+                Applied original = applied.get(outcome.key());
+                assertThat(original).as("%s was answered Replayed but never Applied", outcome.key()).isNotNull();
                 assertThat(replayed.value()).as("the replay of %s: the value of its original Applied answer",
-                        outcome.key()).isEqualTo(applied.get(outcome.key()).value());
+                        outcome.key()).isEqualTo(original.value());
             }
             if (outcome.result() instanceof Applied) {
                 assertThat(outcome.request().generation()).as("%s was applied although a higher generation had "
