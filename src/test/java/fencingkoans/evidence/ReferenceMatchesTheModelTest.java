@@ -34,8 +34,7 @@ class ReferenceMatchesTheModelTest {
         ModelCheck check = new ModelCheck(work, Destination.THROUGH_APPLY);
         long started = System.nanoTime();
 
-        Optional<String> failure = LongStream.range(MASTER_SEED, MASTER_SEED + SEQUENCES)
-                .mapToObj(seed -> check.check(seed, MAX_STEPS)).flatMap(Optional::stream).findFirst();
+        Optional<String> failure = firstFailure(check);
 
         System.out.printf("model check: %d sequences of up to %d steps (%d steps in all) from seed %d in %.1f s%n",
                 SEQUENCES, MAX_STEPS, check.comparedSteps(), MASTER_SEED, (System.nanoTime() - started) / 1e9);
@@ -55,14 +54,19 @@ class ReferenceMatchesTheModelTest {
     void theCheckCatchesAStoreThatTrustsAGenerationReadBeforeTheRecord() {
         ModelCheck check = new ModelCheck(work, GENERATION_BEFORE_RECORD);
 
-        Optional<String> failure = LongStream.range(MASTER_SEED, MASTER_SEED + SEQUENCES)
-                .mapToObj(seed -> check.check(seed, MAX_STEPS)).flatMap(Optional::stream).findFirst();
+        Optional<String> failure = firstFailure(check);
 
         assertThat(failure).as("a store that rejects a lost response's replay once authority moved on must be "
                 + "caught, or the model check proves nothing").isPresent();
         assertThat(failure.get()).as("the report of the wrong store").contains("Shortest failing prefix",
                 "Reduced to the", "STALE_GENERATION", "-Devidence.seed=");
         System.out.println("the model check caught a wrong store as follows:\n" + failure.get());
+    }
+
+    /** The report of the first of the master seed's sequences on which the store and the model disagree. */
+    private static Optional<String> firstFailure(ModelCheck check) {
+        return LongStream.range(MASTER_SEED, MASTER_SEED + SEQUENCES).mapToObj(seed -> check.check(seed, MAX_STEPS))
+                .flatMap(Optional::stream).findFirst();
     }
 
     /** A wrong store: it trusts a read taken before the transaction and checks the generation before the record. */
