@@ -211,6 +211,21 @@ class Lesson2ContractPerResourceKoans extends CourseKoans {
         assertRefusedBeforeAnyEffect("resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5));
     }
 
+
+    @Koan(value = "2.14", edit = "FencedStore.apply",
+            teaches = "A request id that is not well-formed Unicode is refused: two requests must never share one id.",
+            hints = {
+                "Java strings are UTF-16 and SQLite stores UTF-8. What can half of a surrogate pair become on the way?",
+                "Refuse a requestId in which text.codePoints().anyMatch(c -> Character.getType(c) == "
+                        + "Character.SURROGATE), with an IllegalArgumentException whose message starts with "
+                        + "\"requestId\"."})
+    void aRequestIdThatIsNotWellFormedUnicodeIsRefused() {
+        course.store().apply(new ApplyRequest(FUND_A, 1, "r?", 5));
+
+        // The id below ends in a lone half of a surrogate pair: stored as UTF-8 it would become "r?", another id.
+        assertRefusedBeforeAnyEffect("requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5));
+    }
+
     private void assertRefusedBeforeAnyEffect(String field, ApplyRequest... malformed) {
         FencedStore store = course.store();
         List<String> before = course.contents();

@@ -94,5 +94,9 @@ public final class FencedStore implements AutoCloseable {
         if (text.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException(field + " must not contain control characters");
         }
+        // Half a surrogate pair cannot be encoded: SQLite would store '?' and two requests would share one id.
+        if (text.codePoints().anyMatch(codePoint -> Character.getType(codePoint) == Character.SURROGATE)) {
+            throw new IllegalArgumentException(field + " must be well-formed Unicode, with no unpaired surrogate");
+        }
     }
 }

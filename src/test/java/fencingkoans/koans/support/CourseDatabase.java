@@ -72,10 +72,15 @@ public final class CourseDatabase implements AutoCloseable {
     /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
     public List<String> contents() {
         try (Connection inspector = Database.connect(file, Database.NO_WAIT)) {
-            return TableRows.of(inspector, "");
+            return contentsOf(inspector);
         } catch (SQLException e) {
             throw new AssertionError("could not close the inspecting connection", e);
         }
+    }
+
+    /** The same rows as {@link #contents()}, read through a connection the caller keeps open. */
+    public static List<String> contentsOf(Connection inspector) {
+        return TableRows.of(inspector, "");
     }
 
     /** The request records as "resource/requestId" lines. */
