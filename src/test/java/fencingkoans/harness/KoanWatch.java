@@ -7,8 +7,6 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -122,7 +120,7 @@ public final class KoanWatch {
     private void runKoans() {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        try (CourseClassLoader course = new CourseClassLoader(urls(courseClasses), KoanWatch.class.getClassLoader())) {
+        try (CourseClassLoader course = new CourseClassLoader("course", courseClasses, KoanWatch.class.getClassLoader())) {
             // The launcher finds its engines, the koan report and the course's settings through this loader.
             thread.setContextClassLoader(course);
             TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
@@ -157,49 +155,12 @@ public final class KoanWatch {
         return List.of(System.getProperty("java.class.path").split(File.pathSeparator));
     }
 
-    private static URL[] urls(List<Path> folders) {
-        List<URL> urls = new ArrayList<>();
-        for (Path folder : folders) {
-            try {
-                urls.add(folder.toUri().toURL());
-            } catch (MalformedURLException e) {
-                throw new IllegalStateException(folder + " cannot be a class path entry", e);
-            }
-        }
-        return urls.toArray(URL[]::new);
-    }
-
     private static void clear(Path folder) throws IOException {
         if (Files.exists(folder)) {
             try (Stream<Path> walk = Files.walk(folder)) {
                 for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(path);
                 }
-            }
-        }
-    }
-
-    /** Loads the course's classes ({@code fencingkoans.*}) itself, freshly compiled first; asks its parent for the rest. */
-    private static final class CourseClassLoader extends URLClassLoader {
-
-        CourseClassLoader(URL[] folders, ClassLoader parent) {
-            super("course", folders, parent);
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.startsWith("fencingkoans.")) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> loaded = findLoadedClass(name);
-                if (loaded == null) {
-                    loaded = findClass(name);
-                }
-                if (resolve) {
-                    resolveClass(loaded);
-                }
-                return loaded;
             }
         }
     }

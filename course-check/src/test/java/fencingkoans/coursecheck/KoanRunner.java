@@ -1,8 +1,11 @@
 package fencingkoans.coursecheck;
 
+import fencingkoans.harness.CourseClassLoader;
+
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import fencingkoans.coursecheck.KoanOutcome.Status;
+import fencingkoans.harness.CourseClassLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.annotation.Annotation;
@@ -34,12 +37,12 @@ final class KoanRunner implements AutoCloseable {
     private static final String KOAN_PACKAGE = "fencingkoans/koans/";
     private static final String NEVER_STARTED = "never started";
 
-    private final TrackClassLoader loader;
+    private final CourseClassLoader loader;
     private final List<ClassSelector> lessons;
     private final Class<? extends Annotation> koanAnnotation;
 
     KoanRunner(CourseTree tree, Path trackClasses) {
-        loader = new TrackClassLoader(List.of(trackClasses, tree.sharedClasses(), tree.koanClasses()),
+        loader = new CourseClassLoader("track", List.of(trackClasses, tree.sharedClasses(), tree.koanClasses()),
                 KoanRunner.class.getClassLoader());
         lessons = Folders.filesEndingWith(tree.koanClasses().resolve(KOAN_PACKAGE), "Koans.class").stream()
                 .map(file -> selectClass(load(KOAN_PACKAGE.replace('/', '.')

@@ -1,4 +1,4 @@
-package fencingkoans.coursecheck;
+package fencingkoans.harness;
 
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -7,18 +7,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Loads the course's own classes ({@code fencingkoans.*}) from the given folders first, in order, and
- * everything else (JUnit, AssertJ, the SQLite driver) from the parent. Putting a track's classes first makes
- * the same compiled koans run against that track. The course's resources (the track's SQL) are looked up the same
- * way, for the same reason.
+ * Loads the course's own classes and resources ({@code fencingkoans.*}) from the given folders first, in order,
+ * and everything else (JUnit, AssertJ, the SQLite driver with its native library) from the parent. The same
+ * compiled koans then run against whichever track's classes come first, as often as needed in one JVM.
  */
-final class TrackClassLoader extends URLClassLoader {
+public final class CourseClassLoader extends URLClassLoader {
 
     private static final String COURSE_PACKAGE = "fencingkoans.";
     private static final String COURSE_RESOURCES = "fencingkoans/";
 
-    TrackClassLoader(List<Path> folders, ClassLoader parent) {
-        super(urls(folders), parent);
+    public CourseClassLoader(String name, List<Path> folders, ClassLoader parent) {
+        super(name, urls(folders), parent);
     }
 
     @Override
