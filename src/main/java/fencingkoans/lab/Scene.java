@@ -72,8 +72,11 @@ public final class Scene implements AutoCloseable {
 
     /** The resource's generation, value and number of request records, in one line. */
     public String describe(String resource) {
-        ResourceState state = state(resource);
-        long records = requestRecords(resource);
+        return describe(state(resource), requestRecords(resource));
+    }
+
+    /** A resource's state and its number of request records, in the one line every destination prints. */
+    public static String describe(ResourceState state, long records) {
         return "generation " + state.generation() + ", value " + state.value() + ", " + records + " request "
                 + (records == 1 ? "record" : "records");
     }

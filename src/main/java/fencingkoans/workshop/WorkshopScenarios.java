@@ -23,7 +23,7 @@ import java.util.Map;
 /**
  * The evidence for the design review's second part: each disturbance of the fictional scheduler, played on
  * the store the build compiled, on a fresh temporary database, printing only what it observed. Run one by
- * name, or all of them.
+ * name, or all of them. The PostgreSQL contrast ({@link PostgresContrast}) answers to names of its own.
  */
 public final class WorkshopScenarios {
 
@@ -39,23 +39,29 @@ public final class WorkshopScenarios {
         SCENARIOS.put("long-pause", new Entry("long-pause: a worker resumes after a new generation was installed",
                 WorkshopScenarios::longPause));
         SCENARIOS.put("lost-response", new Entry("lost-response: a worker never hears whether its request "
-                + "took effect", WorkshopScenarios::lostResponse));
+                + "took effect", scene -> lostResponse(Destination.of(scene))));
         SCENARIOS.put("direct-sql", new Entry("direct-sql: a write that never passes through apply",
                 WorkshopScenarios::directSql));
-        // Extension point, still empty: the PostgreSQL contrast. Lesson 6's destination would register its
-        // own scenarios here under their own names (direct-sql on PostgreSQL: the worker role's UPDATE is
-        // refused with SQLSTATE 42501) and print why it was skipped when no server is reachable.
     }
 
     private WorkshopScenarios() {
     }
 
-    /** One argument: a scenario's name, or {@code all} (the default). */
+    /**
+     * One argument: a scenario's name, or {@code all} (the default), or a PostgreSQL contrast's name, which
+     * plays on the server in {@value PostgresContrast#URL_VARIABLE}.
+     */
     public static void main(String[] args) throws IOException {
-        run(args.length == 0 ? ALL : args[0], System.out, ObservedRun.systemTemporaryDirectory());
+        run(args.length == 0 ? ALL : args[0], System.out, ObservedRun.systemTemporaryDirectory(),
+                System.getenv(PostgresContrast.URL_VARIABLE));
     }
 
-    static void run(String name, PrintStream out, Path parent) throws IOException {
+    /** {@code parent} holds the SQLite scenarios' temporary directory; {@code pgUrl} may be null. */
+    static void run(String name, PrintStream out, Path parent, String pgUrl) throws IOException {
+        if (PostgresContrast.names().contains(name)) {
+            PostgresContrast.run(name, out, pgUrl);
+            return;
+        }
         List<Entry> chosen = choose(name);
         ObservedRun.play(out, parent, "Workshop scenarios",
                 run -> chosen.forEach(entry -> run.scenario(entry.title(), entry.scenario())));
@@ -68,7 +74,8 @@ public final class WorkshopScenarios {
         Entry entry = SCENARIOS.get(name);
         if (entry == null) {
             throw new IllegalArgumentException("There is no workshop scenario named '" + name + "'. Choose one of: "
-                    + String.join(", ", SCENARIOS.keySet()) + ", or " + ALL + ".");
+                    + String.join(", ", SCENARIOS.keySet()) + ", or " + ALL + "; against PostgreSQL: "
+                    + String.join(", ", PostgresContrast.names()) + ".");
         }
         return List.of(entry);
     }
@@ -97,24 +104,25 @@ public final class WorkshopScenarios {
         scene.observe("the authority retries: " + authority.install(FUND_A, 3).describe());
     }
 
-    private static void lostResponse(Scene scene) {
-        FencedStore workerA = scene.store();
-        FencedStore workerB = scene.store();
+    /** Told once: on PostgreSQL the admitting function answers the resent request exactly as the store does. */
+    static void lostResponse(Destination destination) {
+        Destination.Worker workerA = destination.worker();
+        Destination.Worker workerB = destination.worker();
         ApplyRequest r1 = new ApplyRequest(FUND_A, 1, "r1", 7);
 
-        scene.observe("worker A sends r1 (+7) with generation 1; the destination answers \""
+        destination.observe("worker A sends r1 (+7) with generation 1; the destination answers \""
                 + workerA.apply(r1).describe() + "\", and that answer is dropped before worker A sees it");
-        scene.observe("the authority installs generation 2: " + scene.authority().install(FUND_A, 2).describe());
-        scene.observe("worker A, not knowing whether r1 took effect, sends r1 (+7) with generation 1 again: "
+        destination.observe("the authority installs generation 2: " + destination.install(FUND_A, 2).describe());
+        destination.observe("worker A, not knowing whether r1 took effect, sends r1 (+7) with generation 1 again: "
                 + workerA.apply(r1).describe());
-        scene.observe("fund-A now: " + scene.describe(FUND_A));
+        destination.observe("fund-A now: " + destination.describe(FUND_A));
 
-        scene.observe("worker B sends b-1 (+5) with generation 2; the destination answers \""
+        destination.observe("worker B sends b-1 (+5) with generation 2; the destination answers \""
                 + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 5)).describe() + "\", and that answer is "
                 + "dropped too");
-        scene.observe("worker B sends the same intent again under a new request id, b-1-retry (+5): "
+        destination.observe("worker B sends the same intent again under a new request id, b-1-retry (+5): "
                 + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1-retry", 5)).describe());
-        scene.observe("fund-A now: " + scene.describe(FUND_A));
+        destination.observe("fund-A now: " + destination.describe(FUND_A));
     }
 
     private static void directSql(Scene scene) {

@@ -41,8 +41,8 @@ class WorkshopScenariosTest {
               the authority retries: installed generation 3 on fund-A
             """;
 
-    private static final String LOST_RESPONSE = """
-            lost-response: a worker never hears whether its request took effect
+    /** The lost response's observations, the same on both destinations: the PostgreSQL contrast tests them too. */
+    static final String LOST_RESPONSE_STORY = """
               worker A sends r1 (+7) with generation 1; the destination answers "applied, value now 7", and that \
             answer is dropped before worker A sees it
               the authority installs generation 2: installed generation 2 on fund-A
@@ -54,6 +54,9 @@ class WorkshopScenariosTest {
               worker B sends the same intent again under a new request id, b-1-retry (+5): applied, value now 17
               fund-A now: generation 2, value 17, 3 request records
             """;
+
+    private static final String LOST_RESPONSE = "lost-response: a worker never hears whether its request took "
+            + "effect\n" + LOST_RESPONSE_STORY;
 
     private static final String DIRECT_SQL = """
             direct-sql: a write that never passes through apply
@@ -124,11 +127,12 @@ class WorkshopScenariosTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
         assertThatThrownBy(() -> WorkshopScenarios.run("long-paws", new PrintStream(printed, true,
-                StandardCharsets.UTF_8), parent))
+                StandardCharsets.UTF_8), parent, null))
                 .as("a misspelt scenario name")
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("There is no workshop scenario named 'long-paws'. Choose one of: long-pause, "
-                        + "lost-response, direct-sql, or all.");
+                        + "lost-response, direct-sql, or all; against PostgreSQL: pg-long-pause, pg-lost-response, "
+                        + "pg-direct-sql, postgresql.");
         assertThat(printed.toString(StandardCharsets.UTF_8)).as("output before the refusal").isEmpty();
         try (Stream<Path> left = Files.list(parent)) {
             assertThat(left).as("temporary directories created for a refused name").isEmpty();
@@ -138,7 +142,7 @@ class WorkshopScenariosTest {
     /** Runs the scenario and returns its output with the random temporary directory written as {@code <tmp>}. */
     private String play(String name) throws IOException {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        WorkshopScenarios.run(name, new PrintStream(printed, true, StandardCharsets.UTF_8), parent);
+        WorkshopScenarios.run(name, new PrintStream(printed, true, StandardCharsets.UTF_8), parent, null);
         return printed.toString(StandardCharsets.UTF_8)
                 .replaceAll(Pattern.quote(parent.toString()) + "[^ .\\n]*", "<tmp>")
                 .replace(System.lineSeparator(), "\n");

@@ -1,0 +1,136 @@
+package fencingkoans.workshop;
+
+import static fencingkoans.pg.PgRole.OWNER;
+import static fencingkoans.pg.PgRole.WORKER;
+import static fencingkoans.sqlite.Database.FUND_A;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.pg.PgDatabase;
+import fencingkoans.pg.PgException;
+import fencingkoans.pg.PgFencedStore;
+import fencingkoans.pg.PgServer;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The contrast for the design review: the same three disturbances against the PostgreSQL destination of
+ * lesson 6, with the reference admitting function and grants, on a database and roles created for the run and
+ * dropped after it. Without a server it says what it needs and plays nothing.
+ */
+final class PostgresContrast {
+
+    /** The name that plays all three contrast scenarios. */
+    static final String ALL = "postgresql";
+
+    static final String URL_VARIABLE = "FENCING_PG_URL";
+
+    static final String NEEDS_A_SERVER = "The PostgreSQL contrast needs a PostgreSQL server: set " + URL_VARIABLE
+            + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"
+            + "&password=...) and run it again. Nothing was played.";
+
+    /** The steps of one contrast scenario, observed through its {@link PgScene}. */
+    private interface Scenario {
+        void run(PgScene scene) throws SQLException;
+    }
+
+    private record Entry(String title, Scenario scenario) {
+    }
+
+    private static final Map<String, Entry> SCENARIOS = new LinkedHashMap<>();
+
+    static {
+        SCENARIOS.put("pg-long-pause", new Entry("pg-long-pause: the long pause, against the PostgreSQL "
+                + "destination", PostgresContrast::longPause));
+        SCENARIOS.put("pg-lost-response", new Entry("pg-lost-response: the lost response, against the PostgreSQL "
+                + "destination", WorkshopScenarios::lostResponse));
+        SCENARIOS.put("pg-direct-sql", new Entry("pg-direct-sql: direct SQL access, against the PostgreSQL "
+                + "destination", PostgresContrast::directSql));
+    }
+
+    private PostgresContrast() {
+    }
+
+    /** The names this class answers to, in the worksheet's order, ending with {@link #ALL}. */
+    static Set<String> names() {
+        Set<String> names = new LinkedHashSet<>(SCENARIOS.keySet());
+        names.add(ALL);
+        return names;
+    }
+
+    /** Plays the named contrast scenario, or all three, on the server at {@code url}; with no URL, says so. */
+    static void run(String name, PrintStream out, String url) {
+        List<Entry> chosen = ALL.equals(name) ? List.copyOf(SCENARIOS.values()) : List.of(SCENARIOS.get(name));
+        if (url == null || url.isBlank()) {
+            out.println(NEEDS_A_SERVER);
+            return;
+        }
+        out.println("PostgreSQL contrast: a database and roles of the run's own on the server in " + URL_VARIABLE);
+        try (PgDatabase database = PgDatabase.create(PgServer.fromJdbcUrl(url.strip(), null, null))) {
+            for (Entry entry : chosen) {
+                out.println();
+                out.println(entry.title());
+                try (PgScene scene = new PgScene(database, out)) {
+                    entry.scenario().run(scene);
+                } catch (SQLException e) {
+                    throw new PgException(entry.title(), e);
+                }
+            }
+        }
+        out.println();
+        out.println("Dropped the run's database and roles.");
+        out.println("Every scenario ran to its end.");
+    }
+
+    private static void longPause(PgScene scene) throws SQLException {
+        Destination.Worker workerA = scene.worker();
+        Destination.Worker workerB = scene.worker();
+
+        long seen = scene.generation(FUND_A);
+        scene.observe("fund-A's installed generation when worker A starts: " + seen);
+        scene.observe("worker A pauses before its call; during the pause:");
+        scene.observe("  the authority, as the owner role, installs generation 2: "
+                + scene.install(FUND_A, 2).describe());
+        scene.observe("  worker B calls fencing.apply_request for b-1 (+5) with generation 2: "
+                + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 5)).describe());
+        scene.observe("worker A resumes and calls it for a-1 (+7) with generation " + seen + ": "
+                + workerA.apply(new ApplyRequest(FUND_A, seen, "a-1", 7)).describe());
+        scene.observe("fund-A now: " + scene.describe(FUND_A));
+
+        Connection pausedSession = scene.session(WORKER);
+        pausedSession.setAutoCommit(false);
+        scene.observe("worker B opens a transaction and calls it for b-2 (+3) with generation 2: "
+                + new PgFencedStore(pausedSession).apply(new ApplyRequest(FUND_A, 2, "b-2", 3)).describe()
+                + "; it pauses before its commit; during the pause:");
+        scene.observe("  the authority tries to install generation 3: " + scene.install(FUND_A, 3).describe());
+        pausedSession.commit();
+        scene.observe("worker B resumes and commits; fund-A now: " + scene.describe(FUND_A));
+        scene.observe("the authority retries: " + scene.install(FUND_A, 3).describe());
+    }
+
+    private static void directSql(PgScene scene) {
+        Destination.Worker workerA = scene.worker();
+        ApplyRequest a1 = new ApplyRequest(FUND_A, 1, "a-1", 5);
+
+        scene.observe("the authority installs generation 2: " + scene.install(FUND_A, 2).describe());
+        scene.observe("worker A, still holding generation 1, calls fencing.apply_request for a-1 (+5): "
+                + workerA.apply(a1).describe());
+        Connection asWorker = scene.session(WORKER);
+        scene.observe("worker A logs in as the worker role and sets fund-A's value to 1000 with plain SQL: "
+                + PgScene.attempt(asWorker, "UPDATE fencing.resources SET value = 1000 WHERE name = '" + FUND_A + "'"));
+        scene.observe("on the same session, plain SQL sets fund-A's generation back to 1: "
+                + PgScene.attempt(asWorker, "UPDATE fencing.resources SET generation = 1 WHERE name = '" + FUND_A
+                        + "'"));
+        scene.observe("worker A retries a-1 (+5) through fencing.apply_request: " + workerA.apply(a1).describe());
+        scene.observe("fund-A now: " + scene.describe(FUND_A));
+        scene.observe("whoever logs in as the owner role sets fund-A's value to 1000 with plain SQL: "
+                + PgScene.attempt(scene.session(OWNER), "UPDATE fencing.resources SET value = 1000 WHERE name = '"
+                        + FUND_A + "'"));
+        scene.observe("fund-A now: " + scene.describe(FUND_A));
+    }
+}
