@@ -66,6 +66,8 @@ class PostgresContrastTest {
               fund-A now: generation 2, value 1000, 0 request records
             """;
 
+    private static final Path FACILITATOR_GUIDE = Path.of("docs", "workshop", "facilitator-guide.md");
+
     @TempDir
     private Path parent;
 
@@ -91,6 +93,14 @@ class PostgresContrastTest {
 
         assertThat(play(name, SERVER_URL)).as("the %s output: %s", name, point)
                 .isEqualTo(HEADER + observed + FOOTER);
+    }
+
+    @Test
+    void theFacilitatorGuideQuotesExactlyWhatPgDirectSqlPrints() throws IOException {
+        assertThat(Files.readString(FACILITATOR_GUIDE, StandardCharsets.UTF_8)).as("the pg-direct-sql output "
+                + "quoted in %s: when the scenario changes what it prints, copy its new output there",
+                FACILITATOR_GUIDE)
+                .contains("```text\n" + DIRECT_SQL + "```\n");
     }
 
     @Test
