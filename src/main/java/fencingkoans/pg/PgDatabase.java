@@ -89,9 +89,24 @@ public final class PgDatabase implements AutoCloseable {
         return roles.get(role);
     }
 
-    /** A new real connection to this database as {@code role}, in autocommit mode. */
+    /**
+     * A new real connection to this database as {@code role}, in autocommit mode. A statement that waits for a
+     * lock (PostgreSQL's lock_timeout 0 means wait forever) is cancelled after a while with SQLSTATE 57014: the
+     * guard only turns a hang into an error, nothing is ever slept on.
+     */
     public Connection connect(PgRole role) {
-        return server.connect(name, roles.get(role), passwords.get(role));
+        Connection session = server.connect(name, roles.get(role), passwords.get(role));
+        execute(session, "SET statement_timeout = '10s'");
+        return session;
+    }
+
+    /** Runs one statement on {@code session}; a failure is an error of the set-up, not an answer. */
+    public static void execute(Connection session, String sql) {
+        try (Statement statement = session.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new PgException(sql, e);
+        }
     }
 
     /** Puts both resources back to generation 1 and their start values and forgets every request record. */

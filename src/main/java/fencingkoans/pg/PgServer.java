@@ -17,6 +17,9 @@ import java.util.Properties;
  */
 public record PgServer(String serverUrl, String database, String user, String password, Properties options) {
 
+    /** The environment variable that names a superuser's JDBC URL for the course's PostgreSQL parts. */
+    public static final String URL_VARIABLE = "FENCING_PG_URL";
+
     private static final String PREFIX = "jdbc:postgresql://";
 
     /**

@@ -27,9 +27,6 @@ import java.util.Deque;
  */
 final class PgScene implements Destination, AutoCloseable {
 
-    /** Only turns a hang into an error: a session waiting for a lock is cancelled after this, never slept on. */
-    private static final String HANG_GUARD = "SET statement_timeout = '10s'";
-
     private final PgDatabase database;
     private final PrintStream out;
     private final Deque<Connection> opened = new ArrayDeque<>();
@@ -56,7 +53,6 @@ final class PgScene implements Destination, AutoCloseable {
     Connection session(PgRole role) {
         Connection session = database.connect(role);
         opened.push(session);
-        run(session, HANG_GUARD);
         return session;
     }
 
@@ -127,14 +123,6 @@ final class PgScene implements Destination, AutoCloseable {
             return "refused with SQLSTATE " + e.getSQLState()
                     + (SqlState.INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) ? " (insufficient privilege)"
                             : ": " + e.getMessage());
-        }
-    }
-
-    static void run(Connection session, String sql) {
-        try (Statement statement = session.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new PgException(sql, e);
         }
     }
 

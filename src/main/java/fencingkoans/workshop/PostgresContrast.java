@@ -28,10 +28,8 @@ final class PostgresContrast {
     /** The name that plays all three contrast scenarios. */
     static final String ALL = "postgresql";
 
-    static final String URL_VARIABLE = "FENCING_PG_URL";
-
-    static final String NEEDS_A_SERVER = "The PostgreSQL contrast needs a PostgreSQL server: set " + URL_VARIABLE
-            + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"
+    static final String NEEDS_A_SERVER = "The PostgreSQL contrast needs a PostgreSQL server: set "
+            + PgServer.URL_VARIABLE + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"
             + "&password=...) and run it again. Nothing was played.";
 
     /** The steps of one contrast scenario, observed through its {@link PgScene}. */
@@ -70,7 +68,7 @@ final class PostgresContrast {
             out.println(NEEDS_A_SERVER);
             return;
         }
-        out.println("PostgreSQL contrast: a database and roles of the run's own on the server in " + URL_VARIABLE);
+        out.println("PostgreSQL contrast: a database and roles of the run's own on the server in " + PgServer.URL_VARIABLE);
         try (PgDatabase database = PgDatabase.create(PgServer.fromJdbcUrl(url.strip(), null, null))) {
             for (Entry entry : chosen) {
                 out.println();

@@ -6,6 +6,7 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.lab.ObservedRun;
 import fencingkoans.lab.Scene;
+import fencingkoans.pg.PgServer;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.store.Authority;
 import fencingkoans.store.Counterexamples;
@@ -49,11 +50,11 @@ public final class WorkshopScenarios {
 
     /**
      * One argument: a scenario's name, or {@code all} (the default), or a PostgreSQL contrast's name, which
-     * plays on the server in {@value PostgresContrast#URL_VARIABLE}.
+     * plays on the server in {@value PgServer#URL_VARIABLE}.
      */
     public static void main(String[] args) throws IOException {
         run(args.length == 0 ? ALL : args[0], System.out, ObservedRun.systemTemporaryDirectory(),
-                System.getenv(PostgresContrast.URL_VARIABLE));
+                System.getenv(PgServer.URL_VARIABLE));
     }
 
     /** {@code parent} holds the SQLite scenarios' temporary directory; {@code pgUrl} may be null. */

@@ -19,6 +19,7 @@ import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.PgCourse;
 import fencingkoans.koans.support.PgCourseKoans;
+import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgFencedStore;
 import fencingkoans.pg.SqlState;
 import java.sql.Connection;
@@ -168,7 +169,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         PgFencedStore workerA = course.worker();
         Connection authority = course.session(OWNER);
         authority.setAutoCommit(false);
-        PgCourse.run(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
+        PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
         ApplyResult duringInstall = workerA.apply(R1);
         authority.commit();
@@ -266,9 +267,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                 "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out."})
     void aCallersTemporaryTableCannotStandInForTheRealOne() {
         Connection worker = course.session(WORKER);
-        PgCourse.run(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
-        PgCourse.run(worker, "INSERT INTO resources VALUES ('fund-A', 99, 0)");
-        PgCourse.run(worker, "GRANT ALL ON resources TO PUBLIC");
+        PgDatabase.execute(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
+        PgDatabase.execute(worker, "INSERT INTO resources VALUES ('fund-A', 99, 0)");
+        PgDatabase.execute(worker, "GRANT ALL ON resources TO PUBLIC");
         List<String> before = course.contents();
 
         ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import fencingkoans.pg.PgServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PostgresContrastTest {
 
-    private static final String SERVER_URL = System.getenv(PostgresContrast.URL_VARIABLE);
+    private static final String SERVER_URL = System.getenv(PgServer.URL_VARIABLE);
 
     private static final String HEADER = "PostgreSQL contrast: a database and roles of the run's own on the server "
             + "in FENCING_PG_URL\n\n";
@@ -89,7 +90,7 @@ class PostgresContrastTest {
     @MethodSource("eachScenarioAndWhatItPrints")
     void printsWhatItObservedOnTheReferenceSql(String name, String observed, String point) throws IOException {
         assumeTrue(SERVER_URL != null && !SERVER_URL.isBlank(), "Skipped: no PostgreSQL server for the contrast. "
-                + "Set " + PostgresContrast.URL_VARIABLE + " to a superuser's JDBC URL to run it.");
+                + "Set " + PgServer.URL_VARIABLE + " to a superuser's JDBC URL to run it.");
 
         assertThat(play(name, SERVER_URL)).as("the %s output: %s", name, point)
                 .isEqualTo(HEADER + observed + FOOTER);
@@ -106,7 +107,7 @@ class PostgresContrastTest {
     @Test
     void withoutAServerTheContrastSaysWhatItNeedsAndCreatesNothing() throws IOException {
         for (String name : PostgresContrast.names()) {
-            assertThat(play(name, null)).as("what %s prints when %s is not set", name, PostgresContrast.URL_VARIABLE)
+            assertThat(play(name, null)).as("what %s prints when %s is not set", name, PgServer.URL_VARIABLE)
                     .isEqualTo("The PostgreSQL contrast needs a PostgreSQL server: set FENCING_PG_URL to a "
                             + "superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres"
                             + "?user=postgres&password=...) and run it again. Nothing was played.\n");

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -22,12 +21,6 @@ import java.util.List;
  * authority, and an inspector. Every session is a real connection of its own, closed after the koan.
  */
 public final class PgCourse implements AutoCloseable {
-
-    /**
-     * Only turns a hang into a clear failure: a session that waits for a lock (PostgreSQL's lock_timeout 0
-     * means wait forever) is cancelled after this, with SQLSTATE 57014, instead of stopping the build.
-     */
-    private static final String HANG_GUARD = "SET statement_timeout = '10s'";
 
     private final PgDatabase database;
     private final Deque<Connection> opened = new ArrayDeque<>();
@@ -46,7 +39,6 @@ public final class PgCourse implements AutoCloseable {
     public Connection session(PgRole role) {
         Connection session = database.connect(role);
         opened.push(session);
-        run(session, HANG_GUARD);
         return session;
     }
 
@@ -100,15 +92,6 @@ public final class PgCourse implements AutoCloseable {
     /** The request records as "resource/requestId" lines. */
     public List<String> records() {
         return TableRows.records(contents());
-    }
-
-    /** Runs one statement on {@code session} and fails the koan's set-up, not its point, if it cannot. */
-    public static void run(Connection session, String sql) {
-        try (Statement statement = session.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new PgException(sql, e);
-        }
     }
 
     /** One owner session per koan, in autocommit mode, for the authority's installs and for looking. */

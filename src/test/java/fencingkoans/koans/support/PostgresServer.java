@@ -9,12 +9,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Finds the PostgreSQL server for the extension lesson, once per run, in this order: a superuser's JDBC URL in
- * {@value #URL_VARIABLE}; else a container started through Testcontainers when a Docker engine is reachable;
+ * {@value PgServer#URL_VARIABLE}; else a container started through Testcontainers when a Docker engine is reachable;
  * else none, and then every koan of the lesson is skipped with the reason, never passed or failed.
  */
 public final class PostgresServer implements ExecutionCondition {
 
-    public static final String URL_VARIABLE = "FENCING_PG_URL";
 
     /** The server, or none; {@code description} says where it came from, or why there is none. */
     private record Found(PgServer server, String description) {
@@ -51,12 +50,12 @@ public final class PostgresServer implements ExecutionCondition {
     }
 
     private static Found look() {
-        String url = System.getenv(URL_VARIABLE);
+        String url = System.getenv(PgServer.URL_VARIABLE);
         if (url != null && !url.isBlank()) {
-            return new Found(PgServer.fromJdbcUrl(url.strip(), null, null), URL_VARIABLE);
+            return new Found(PgServer.fromJdbcUrl(url.strip(), null, null), PgServer.URL_VARIABLE);
         }
         if (!dockerMayBeRunning()) {
-            return new Found(null, "Skipped: no PostgreSQL server for this extension lesson. Set " + URL_VARIABLE
+            return new Found(null, "Skipped: no PostgreSQL server for this extension lesson. Set " + PgServer.URL_VARIABLE
                     + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres"
                     + "?user=postgres&password=...) or start a Docker engine, then run the koans again.");
         }
@@ -64,7 +63,7 @@ public final class PostgresServer implements ExecutionCondition {
             return new Found(PostgresContainer.start(), "a Testcontainers postgres container");
         } catch (RuntimeException | LinkageError e) {
             return new Found(null, "Skipped: a Docker engine seemed to be there, but no PostgreSQL container "
-                    + "started (" + e + "). Set " + URL_VARIABLE + " to a superuser's JDBC URL instead.");
+                    + "started (" + e + "). Set " + PgServer.URL_VARIABLE + " to a superuser's JDBC URL instead.");
         }
     }
 
