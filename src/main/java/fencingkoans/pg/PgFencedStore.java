@@ -14,7 +14,8 @@ import java.sql.SQLException;
 /**
  * A worker's side of the PostgreSQL destination: every apply is one call of {@code fencing.apply_request}, the
  * admitting function written in the track's {@code apply_request.sql}. All the checking happens in that
- * function, inside the server; this class only turns its answer into an {@link ApplyResult}. Given code.
+ * function, inside the server; this class only turns its answer into an {@link ApplyResult}, and a refusal
+ * raised there (SQLSTATE 22023, or 22003 for an overflow) into an {@link IllegalArgumentException}. Given code.
  */
 public final class PgFencedStore {
 
@@ -45,12 +46,24 @@ public final class PgFencedStore {
                 // Another transaction holds the row: nothing was decided, so this is not a rejection.
                 return new Contended(request.resource());
             }
+            if (SqlState.INVALID_PARAMETER_VALUE.equals(e.getSQLState())) {
+                throw new IllegalArgumentException(serverMessage(e), e);
+            }
+            if (SqlState.NUMERIC_VALUE_OUT_OF_RANGE.equals(e.getSQLState())) {
+                throw new IllegalArgumentException("delta " + request.delta() + " would take the value of "
+                        + request.resource() + " out of range (" + serverMessage(e) + ")", e);
+            }
             if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
                 throw new PgException("fencing.apply_request for " + request + " was cancelled while it waited;"
                         + " PostgreSQL waits for a held row lock for ever unless the lock is taken with NOWAIT", e);
             }
             throw new PgException("fencing.apply_request for " + request, e);
         }
+    }
+
+    /** The server's own message: its first line, without the severity ("ERROR:") in front of it. */
+    private static String serverMessage(SQLException e) {
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceFirst("^\\p{Lu}+:\\s*", "");
     }
 
     private static ApplyResult answer(ApplyRequest request, ResultSet row) throws SQLException {

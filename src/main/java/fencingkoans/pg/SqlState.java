@@ -12,6 +12,12 @@ public final class SqlState {
     /** The statement was cancelled, for example by {@code statement_timeout}, while it ran or waited. */
     public static final String QUERY_CANCELED = "57014";
 
+    /** The admitting function refused a malformed request: it raises this with a message naming the field. */
+    public static final String INVALID_PARAMETER_VALUE = "22023";
+
+    /** An arithmetic result left its type's range: here, a delta that would overflow a bigint value. */
+    public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
+
     private SqlState() {
     }
 }

@@ -1,9 +1,12 @@
 package fencingkoans.harness;
 
 import java.lang.reflect.Method;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Nested;
+import org.junit.platform.commons.support.HierarchyTraversalMode;
+import org.junit.platform.commons.support.ReflectionSupport;
 
 /** The course's manifest: its lessons in order, each with its koans read from their annotations. */
 public final class Course {
@@ -17,7 +20,12 @@ public final class Course {
             "fencingkoans.koans.Lesson5CounterexampleKoans",
             "fencingkoans.koans.Lesson6PostgresKoans");
 
-    public record KoanEntry(Koan koan, String name, String methodName) {
+    /** One koan where it runs: {@code testClass} is the lesson class or one of its nested classes. */
+    public record KoanEntry(KoanCard card, String name, Class<?> testClass, Method method) {
+
+        public String methodName() {
+            return method.getName();
+        }
     }
 
     public record LessonEntry(Lesson lesson, Class<?> testClass, List<KoanEntry> koans) {
@@ -46,13 +54,20 @@ public final class Course {
         if (lesson == null) {
             throw new IllegalStateException(className + " is in the course manifest but has no @Lesson");
         }
-        List<KoanEntry> koans = Arrays.stream(testClass.getDeclaredMethods())
-                .filter(method -> method.isAnnotationPresent(Koan.class))
-                .sorted(Comparator.comparingInt((Method method) -> KoanOrder.index(
-                        method.getAnnotation(Koan.class).value())))
-                .map(method -> new KoanEntry(method.getAnnotation(Koan.class),
-                        KoanDisplayNames.sentence(method.getName()), method.getName()))
+        List<KoanEntry> koans = withNestedClasses(testClass)
+                .flatMap(runsIn -> ReflectionSupport.findMethods(runsIn, method -> method.isAnnotationPresent(Koan.class),
+                                HierarchyTraversalMode.TOP_DOWN).stream()
+                        .map(method -> new KoanEntry(KoanCard.of(runsIn, method).orElseThrow(),
+                                KoanDisplayNames.sentence(method.getName()), runsIn, method)))
+                .sorted(Comparator.comparingInt((KoanEntry koan) -> KoanOrder.index(koan.card().number())))
                 .toList();
         return new LessonEntry(lesson, testClass, koans);
+    }
+
+    /** The class, then its {@code @Nested} classes: lesson 6 groups its koans in those. */
+    private static Stream<Class<?>> withNestedClasses(Class<?> testClass) {
+        return Stream.concat(Stream.of(testClass), Stream.of(testClass.getDeclaredClasses())
+                .filter(nested -> nested.isAnnotationPresent(Nested.class))
+                .flatMap(Course::withNestedClasses));
     }
 }

@@ -3,10 +3,14 @@ package fencingkoans.harness;
 import java.util.Arrays;
 import java.util.List;
 
-/** Where the learner's code lives: {@code @Koan(edit = "FencedStore.apply and Authority.install")} names it. */
+/**
+ * Where the learner's code lives: {@code @Koan(edit = "FencedStore.apply and Authority.install")} names Java
+ * methods, and lesson 6's {@code "apply_request.sql"} names one of the track's SQL files.
+ */
 final class ExerciseFiles {
 
     static final String FOLDER = "exercises/src/main/java/fencingkoans/store/";
+    static final String SQL_FOLDER = "exercises/src/main/resources/fencingkoans/pg/";
 
     private ExerciseFiles() {
     }
@@ -17,6 +21,9 @@ final class ExerciseFiles {
     }
 
     private static String describeOne(String classDotMethod) {
+        if (classDotMethod.endsWith(".sql")) {
+            return SQL_FOLDER + classDotMethod;
+        }
         int dot = classDotMethod.indexOf('.');
         return FOLDER + classDotMethod.substring(0, dot) + ".java (method " + classDotMethod.substring(dot + 1) + ")";
     }

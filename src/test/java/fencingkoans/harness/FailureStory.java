@@ -16,9 +16,12 @@ import org.opentest4j.AssertionFailedError;
  */
 final class FailureStory {
 
-    /** The stub's message, also when an assertion quotes it ("... but was: ...NotWrittenYet: Not written yet: ..."). */
+    /**
+     * The stub's message, also when an assertion quotes it ("... but was: ...NotWrittenYet: Not written yet: ...")
+     * or the server reports it from a SQL stub's RAISE.
+     */
     private static final Pattern STUB = Pattern.compile(
-            "Not written yet: (\\S+) \\(needed by koan [^)]*\\)\\. Edit (\\S+), delete this throw");
+            "Not written yet: (\\S+) \\(needed by koan [^)]*\\)\\. Edit (\\S+), delete this (?:throw|RAISE)");
     private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$");
     private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
     private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",

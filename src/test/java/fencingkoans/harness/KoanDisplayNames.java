@@ -24,9 +24,8 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
     @Override
     public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass,
             Method testMethod) {
-        Koan koan = testMethod.getAnnotation(Koan.class);
         String sentence = sentence(testMethod.getName());
-        return koan == null ? sentence : koan.value() + " " + sentence;
+        return KoanCard.of(testClass, testMethod).map(card -> card.number() + " " + sentence).orElse(sentence);
     }
 
     /** "aWorkerIsRejected" becomes "a worker is rejected". */

@@ -33,9 +33,10 @@ public final class KoanFocus implements ExecutionCondition, TestWatcher {
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
-        Optional<Koan> koan = context.getTestMethod().map(method -> method.getAnnotation(Koan.class));
+        Optional<KoanCard> koan = context.getTestMethod()
+                .flatMap(method -> KoanCard.of(context.getRequiredTestClass(), method));
         koan.ifPresent(failed -> context.getRoot().getStore(RUN).getOrComputeIfAbsent(FIRST_FAILURE,
-                key -> failed.value(), String.class));
+                key -> failed.number(), String.class));
     }
 
     private static boolean focusOn(ExtensionContext context) {

@@ -71,7 +71,8 @@ public final class KoanReport implements TestExecutionListener {
     /** A lesson class that is skipped, fails or aborts as a whole never reports its koans: each shares its outcome. */
     private void shareWithKoansOf(TestIdentifier test, Outcome outcome) {
         test.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName())
-                .ifPresent(lessonClass -> planned.stream().filter(key -> key.startsWith(lessonClass + "#"))
+                .ifPresent(lessonClass -> planned.stream()
+                        .filter(key -> key.startsWith(lessonClass + "#") || key.startsWith(lessonClass + "$"))
                         .forEach(key -> outcomes.putIfAbsent(key, outcome)));
     }
 
@@ -124,14 +125,17 @@ public final class KoanReport implements TestExecutionListener {
     private List<String> nextKoan(Course.LessonEntry lesson, Course.KoanEntry koan) {
         Throwable failure = outcomes.get(key(lesson, koan)).failure();
         List<String> out = new ArrayList<>();
-        out.add("Next: koan " + koan.koan().value() + ", " + koan.name());
-        out.add("  It teaches:  " + koan.koan().teaches());
+        out.add("Next: koan " + koan.card().number() + ", " + koan.name()
+                + koan.card().twinNote().map(note -> " (" + note + ")").orElse(""));
+        out.add("  It teaches:  " + koan.card().teaches());
         Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
-        List<String> edits = ExerciseFiles.describe(koan.koan().edit());
+        List<String> edits = ExerciseFiles.describe(koan.card().edit());
         if (stub.isPresent()) {
-            out.add("  What failed: " + stub.get().method() + " is not written yet: it still throws NotWrittenYet.");
-            out.add("  Write it in: " + stub.get().file() + "  (method " + methodOf(stub.get().method())
-                    + "; delete the throw)");
+            boolean sql = stub.get().file().endsWith(".sql");
+            out.add("  What failed: " + stub.get().method() + " is not written yet: it still "
+                    + (sql ? "raises its 'Not written yet' error." : "throws NotWrittenYet."));
+            out.add("  Write it in: " + stub.get().file() + (sql ? "  (delete the RAISE)"
+                    : "  (method " + methodOf(stub.get().method()) + "; delete the throw)"));
             List<String> others = edits.stream().filter(edit -> !edit.startsWith(stub.get().file())).toList();
             others.forEach(edit -> out.add("  This koan also needs: " + edit));
         } else {
@@ -142,15 +146,15 @@ public final class KoanReport implements TestExecutionListener {
             edits.forEach(edit -> out.add("  Edit:        " + edit));
         }
         if (failure != null) {
-            FailureStory.koanLine(failure, lesson.testClass(), koan.methodName())
+            FailureStory.koanLine(failure, koan.method().getDeclaringClass(), koan.methodName())
                     .ifPresent(line -> out.add("  The koan:    " + line));
         }
-        String[] hints = koan.koan().hints();
-        int shown = allHints ? hints.length : 1;
+        List<String> hints = koan.card().hints();
+        int shown = allHints ? hints.size() : 1;
         for (int i = 0; i < shown; i++) {
-            out.add("  Hint " + (i + 1) + " of " + hints.length + ":  " + hints[i]);
+            out.add("  Hint " + (i + 1) + " of " + hints.size() + ":  " + hints.get(i));
         }
-        out.add(shown < hints.length
+        out.add(shown < hints.size()
                 ? "  Stuck? -D" + HINTS + "=all shows every hint; the lesson page is " + lesson.lesson().page()
                 : "  The lesson page explains the idea: " + lesson.lesson().page());
         return out;
@@ -201,14 +205,14 @@ public final class KoanReport implements TestExecutionListener {
                 continue;
             }
             lesson.koans().stream().filter(koan -> is(lesson, koan, Status.SKIPPED)).forEach(koan -> out.add(
-                    "Skipped: koan " + koan.koan().value() + ": " + outcomes.get(key(lesson, koan)).reason()));
+                    "Skipped: koan " + koan.card().number() + ": " + outcomes.get(key(lesson, koan)).reason()));
         }
         return out;
     }
 
     private List<String> numbers(Status status) {
         return lessons.stream().flatMap(lesson -> lesson.koans().stream().filter(koan -> is(lesson, koan, status)))
-                .map(koan -> koan.koan().value()).toList();
+                .map(koan -> koan.card().number()).toList();
     }
 
     private long count(Status status) {
@@ -225,7 +229,7 @@ public final class KoanReport implements TestExecutionListener {
     }
 
     private static String key(Course.LessonEntry lesson, Course.KoanEntry koan) {
-        return key(lesson.testClass().getName(), koan.methodName());
+        return key(koan.testClass().getName(), koan.methodName());
     }
 
     private static String key(String className, String methodName) {

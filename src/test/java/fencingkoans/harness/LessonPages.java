@@ -54,15 +54,16 @@ public final class LessonPages {
         StringBuilder list = new StringBuilder();
         list.append("| Koan | What it proves | You edit |\n|---|---|---|\n");
         for (Course.KoanEntry entry : lesson.koans()) {
-            list.append("| ").append(entry.koan().value()).append(" ").append(entry.name()).append(" | ")
-                    .append(entry.koan().teaches()).append(" | `").append(entry.koan().edit()).append("` |\n");
+            list.append("| ").append(entry.card().number()).append(" ").append(entry.name())
+                    .append(entry.card().twinNote().map(note -> " (" + note + ")").orElse("")).append(" | ")
+                    .append(entry.card().teaches()).append(" | `").append(entry.card().edit()).append("` |\n");
         }
         list.append("\nHints, for when a koan has you stuck. Open one at a time.\n");
         for (Course.KoanEntry entry : lesson.koans()) {
-            list.append("\n<details><summary>Hints for koan ").append(entry.koan().value()).append("</summary>\n\n");
-            String[] hints = entry.koan().hints();
-            for (int i = 0; i < hints.length; i++) {
-                list.append(i + 1).append(". ").append(hints[i]).append("\n");
+            list.append("\n<details><summary>Hints for koan ").append(entry.card().number()).append("</summary>\n\n");
+            List<String> hints = entry.card().hints();
+            for (int i = 0; i < hints.size(); i++) {
+                list.append(i + 1).append(". ").append(hints.get(i)).append("\n");
             }
             list.append("\n</details>\n");
         }

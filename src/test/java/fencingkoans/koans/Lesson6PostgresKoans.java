@@ -4,8 +4,6 @@ import static fencingkoans.pg.PgRole.BYSTANDER;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
 import static fencingkoans.sqlite.Database.FUND_A;
-import static fencingkoans.sqlite.Database.FUND_B;
-import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.contract.ApplyRequest;
@@ -17,7 +15,10 @@ import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
-import fencingkoans.koans.support.PgCourse;
+import fencingkoans.harness.OnPostgres;
+import fencingkoans.koans.support.Destination;
+import fencingkoans.koans.support.Destination.Worker;
+import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.koans.support.PgCourseKoans;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgFencedStore;
@@ -26,278 +27,209 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestClassOrder;
 
+/**
+ * Lesson 6 (extension): the destination is a PostgreSQL database. The koans of lessons 1, 2 and 4 that hold on every
+ * destination run here again, unchanged, under their lesson 6 numbers; then contention the PostgreSQL way, and the
+ * direct-write path closed by roles and privileges.
+ */
 @Lesson(value = 6, title = "Closing the paths on PostgreSQL (extension)", page = "docs/lessons/6-postgresql.md")
+@TestClassOrder(ClassOrderer.OrderAnnotation.class)
 class Lesson6PostgresKoans extends PgCourseKoans {
 
     private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
-    private static final ApplyRequest R2 = new ApplyRequest(FUND_A, 1, "r2", 5);
     /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
     private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
 
-    @Koan(value = "6.1", edit = "apply_request.sql",
-            teaches = "On PostgreSQL too, a request carrying the installed generation is admitted and applied.",
-            hints = {
-                "The worker calls fencing.apply_request; all the checking now happens inside the server. Koan 1.1 "
-                        + "asked the same of FencedStore.apply.",
-                "Select fund-A's row into a variable, compare p_generation with its generation, then UPDATE ... "
-                        + "SET value = value + p_delta ... RETURNING value INTO answer; outcome := 'applied'."})
-    void aWorkerHoldingTheInstalledGenerationAppliesThroughTheFunction() {
-        PgFencedStore worker = course.worker();
+    /** The koans of an earlier lesson, run on this lesson's database. */
+    abstract class OnThisDatabase implements KoansOnEveryDestination {
 
-        ApplyResult result = worker.apply(R1);
-
-        assertThat(result).as("fund-A holds generation 1 and value 0; a request with generation 1 and delta 7")
-                .isEqualTo(new Applied(7));
-        assertThat(course.value(FUND_A)).as("fund-A's committed value after the apply").isEqualTo(7);
+        @Override
+        public Destination course() {
+            return Lesson6PostgresKoans.this.course;
+        }
     }
 
-    @Koan(value = "6.2", edit = "apply_request.sql",
-            teaches = "A generation replaced since the worker got it is rejected as stale, as in lesson 1.",
-            hints = {
-                "Which outcome does the function give when p_generation is below the installed one?",
-                "outcome := 'stale'; installed := the row's generation; RETURN; and no UPDATE before it."})
-    void aWorkerWhoseGenerationWasReplacedIsRejected() {
-        PgFencedStore workerA = course.worker();
-        course.authorityInstalls(FUND_A, 2);
-
-        ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, 1, "a-1", 5));
-
-        assertThat(result).as("worker A presents generation 1 after generation 2 was installed")
-                .isEqualTo(Rejected.stale(1, 2));
-        assertThat(course.value(FUND_A)).as("fund-A's value after a rejected apply: a rejection changes nothing")
-                .isZero();
+    @Nested
+    @Order(1)
+    @OnPostgres
+    @DisplayName("6.1 to 6.4: lesson 1 again, on PostgreSQL")
+    class StaleAuthority extends OnThisDatabase implements Lesson1KoansOnEveryDestination {
     }
 
-    @Koan(value = "6.3", edit = "apply_request.sql",
-            teaches = "Equality is required on PostgreSQL too: a larger generation the worker invented is rejected.",
-            hints = {
-                "Is your check 'at least the installed generation', or 'exactly'?",
-                "A generation above the installed one was never issued: outcome := 'unissued'."})
-    void aLargerGenerationInventedByTheWorkerIsRejected() {
-        PgFencedStore worker = course.worker();
-
-        ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
-
-        assertThat(result).as("generation 1 is installed and a worker presents 99, which no authority issued")
-                .isEqualTo(Rejected.unissued(99, 1));
-        assertThat(course.value(FUND_A)).as("fund-A's value after the rejection").isZero();
+    @Nested
+    @Order(2)
+    @OnPostgres
+    @DisplayName("6.5 to 6.12: lesson 2 again, on PostgreSQL")
+    class ContractPerResource extends OnThisDatabase implements Lesson2KoansOnEveryDestination {
     }
 
-    @Koan(value = "6.4", edit = "apply_request.sql",
-            teaches = "A resource the database does not hold is rejected, and nothing is created for it.",
-            hints = {
-                "What does SELECT ... INTO leave in FOUND when no row matches?",
-                "IF NOT FOUND THEN outcome := 'unknown-resource'; RETURN; END IF; before any INSERT."})
-    void anUnknownResourceIsRejectedAndNothingIsCreated() {
-        PgFencedStore worker = course.worker();
-        List<String> before = course.contents();
-
-        ApplyResult result = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
-
-        assertThat(result).as("an apply on fund-C, which does not exist")
-                .isEqualTo(Rejected.unknownResource(new ApplyRequest("fund-C", 1, "c-1", 5)));
-        assertThat(course.contents()).as("every row of both tables: nothing may be created or changed")
-                .isEqualTo(before);
+    @Nested
+    @Order(3)
+    @OnPostgres
+    @DisplayName("6.13 to 6.19: lesson 4 again, on PostgreSQL")
+    class Duplicates extends OnThisDatabase implements Lesson4KoansOnEveryDestination {
     }
 
-    @Koan(value = "6.5", edit = "apply_request.sql",
-            teaches = "A request sent twice is applied once; the repeat answers with the original result.",
-            hints = {
-                "Which table remembers a request, and when does your function look there?",
-                "SELECT the record for (p_resource, p_request_id) before the generation check; when found with "
-                        + "the same delta: outcome := 'replayed'; answer := its result_value. When applying, "
-                        + "INSERT the record with the new value."})
-    void theSameRequestSentTwiceIsAppliedOnceAndReplayedWithItsOwnAnswer() {
-        PgFencedStore worker = course.worker();
-        worker.apply(R1);
-        worker.apply(R2);
+    @Nested
+    @Order(4)
+    @OnPostgres
+    @DisplayName("6.20 and 6.21: contention, the PostgreSQL way")
+    class Contention {
 
-        ApplyResult replay = worker.apply(R1);
+        @Koan(value = "6.20", edit = "apply_request.sql",
+                teaches = "A row locked by another transaction answers lock-not-available (55P03) at once: Contended.",
+                hints = {
+                    "The authority's install holds fund-A's row until it commits. Does your SELECT wait for it? In "
+                            + "PostgreSQL, lock_timeout 0 means wait for ever, not 'do not wait'.",
+                    "SELECT ... FROM resources WHERE name = p_resource FOR UPDATE NOWAIT: a held row raises 55P03, "
+                            + "which the Java side turns into Contended. After the commit, the same request is stale."})
+        void aWorkerMeetingAHeldRowIsContendedAtOnceNotRejected() throws SQLException {
+            Worker workerA = course.worker();
+            Connection authority = course.session(OWNER);
+            authority.setAutoCommit(false);
+            PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
-        assertThat(replay).as("r1 returned 7 and r2 then took the value to 12; sending r1 again")
-                .isEqualTo(new Replayed(7));
-        assertThat(course.value(FUND_A)).as("fund-A's value: each delta counted once").isEqualTo(12);
+            ApplyResult duringInstall = workerA.apply(R1);
+            authority.commit();
+            ApplyResult afterInstall = workerA.apply(R1);
+
+            assertThat(duringInstall).as("worker A's apply while the authority's uncommitted install holds fund-A's "
+                    + "row: nothing was decided, so it is neither applied nor rejected").isEqualTo(new Contended(FUND_A));
+            assertThat(afterInstall).as("the same request once the install committed: contention is retried away, "
+                    + "staleness is not").isEqualTo(Rejected.stale(1, 2));
+        }
+
+        @Koan(value = "6.21", edit = "apply_request.sql",
+                teaches = "A duplicate sent while the original is uncommitted is Contended, then replayed.",
+                hints = {
+                    "The original's transaction has updated the value and stored the record, but not committed. "
+                            + "What does the duplicate's function meet first?",
+                    "Lock the resource's row (FOR UPDATE NOWAIT) before looking up the record: the duplicate meets "
+                            + "the lock, and its retry after the commit finds the record."})
+        void aDuplicateInFlightIsContendedThenReplayed() throws SQLException {
+            Connection originalSession = course.session(WORKER);
+            PgFencedStore original = new PgFencedStore(originalSession);
+            Worker duplicate = course.worker();
+            originalSession.setAutoCommit(false);
+
+            ApplyResult first = original.apply(R1);
+            ApplyResult inFlight = duplicate.apply(R1);
+            originalSession.commit();
+            ApplyResult retry = duplicate.apply(R1);
+
+            assertThat(first).as("the original r1, inside a transaction not yet committed").isEqualTo(new Applied(7));
+            assertThat(inFlight).as("the duplicate of r1 while the original is uncommitted").isEqualTo(new Contended(FUND_A));
+            assertThat(retry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
+            assertThat(course.records()).as("request records").containsExactly(FUND_A + "/r1");
+        }
     }
 
-    @Koan(value = "6.6", edit = "apply_request.sql",
-            teaches = "The same request id with another delta is a conflict, and changes nothing.",
-            hints = {
-                "Your record lookup found r1. Does it compare the stored delta with p_delta?",
-                "When they differ: outcome := 'conflicting'; stored_delta := the record's delta; RETURN."})
-    void theSameIdWithAnotherDeltaIsRejectedAsConflicting() {
-        PgFencedStore worker = course.worker();
-        worker.apply(R1);
-        ApplyRequest reused = new ApplyRequest(FUND_A, 1, "r1", 9);
+    @Nested
+    @Order(5)
+    @OnPostgres
+    @DisplayName("6.22 to 6.26: the direct-write path closed by privileges")
+    class DirectWritePath {
 
-        ApplyResult result = worker.apply(reused);
+        @Koan(value = "6.22", edit = "grants.sql",
+                teaches = "The worker's direct writes fail with insufficient privilege (42501) and change nothing.",
+                hints = {
+                    "As found, the worker role may write both tables, as every program holding the SQLite file could "
+                            + "(koan 5.2). Which statement takes a privilege away?",
+                    "REVOKE ALL ON ALL TABLES IN SCHEMA fencing FROM ${worker}, PUBLIC;"})
+        void theWorkersDirectWritesFailWithInsufficientPrivilege() {
+            Connection worker = course.session(WORKER);
+            List<String> before = course.contents();
 
-        assertThat(result).as("r1 presented again with delta 9 instead of 7")
-                .isEqualTo(Rejected.conflicting(reused, 7));
-        assertThat(course.value(FUND_A)).as("fund-A's value after the conflict").isEqualTo(7);
-    }
+            String update = sqlStateOf(worker, DIRECT_UPDATE);
+            String forge = sqlStateOf(worker, "INSERT INTO fencing.request_records VALUES ('fund-A', 'forged', 0, 1, 0)");
+            String erase = sqlStateOf(worker, "DELETE FROM fencing.request_records");
 
-    @Koan(value = "6.7", edit = "apply_request.sql",
-            teaches = "Request ids are per resource, and a lost response is recovered by replay after a new generation.",
-            hints = {
-                "Two questions: which key does your record lookup use, and does it come before or after the "
-                        + "generation check?",
-                "WHERE resource = p_resource AND request_id = p_request_id, looked up before comparing "
-                        + "generations."})
-    void aLostResponseIsRecoveredByReplayEvenAfterANewGeneration() {
-        PgFencedStore worker = course.worker();
-        worker.apply(R1);
-        ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, "r1", 7));
-        course.authorityInstalls(FUND_A, 2);
+            assertThat(List.of(update, forge, erase)).as("the SQLSTATE of the worker's direct UPDATE of a value, INSERT "
+                    + "of a made-up request record and DELETE of every record (\"ok\" when the statement ran): each must "
+                    + "be refused with %s, insufficient privilege", SqlState.INSUFFICIENT_PRIVILEGE)
+                    .containsOnly(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
+        }
 
-        ApplyResult retry = worker.apply(R1);
+        @Koan(value = "6.23", edit = "apply_request.sql",
+                teaches = "A worker with no privilege on the tables still applies: the function runs with its owner's rights.",
+                hints = {
+                    "Once the grants are revoked, a function that runs with the caller's rights fails like the direct "
+                            + "UPDATE did. Whose rights should it run with?",
+                    "Declare the function SECURITY DEFINER: it runs as the role that created it, the owner."})
+        void theWorkerAppliesThroughTheFunctionWithoutPrivilegesOnTheTables() {
+            Connection worker = course.session(WORKER);
+            String canUpdate = firstValue(worker, "SELECT has_table_privilege('fencing.resources', 'UPDATE')");
 
-        assertThat(onB).as("r1 on fund-B, a different resource from fund-A's r1")
-                .isEqualTo(new Applied(FUND_B_START_VALUE + 7));
-        assertThat(retry).as("the worker retries r1 with generation 1 after its answer was lost and generation 2 "
-                + "was installed: r1 did happen, and the answer must say so").isEqualTo(new Replayed(7));
-    }
+            ApplyResult result = new PgFencedStore(worker).apply(R1);
 
-    @Koan(value = "6.8", edit = "apply_request.sql",
-            teaches = "A row locked by another transaction answers lock-not-available (55P03) at once: Contended.",
-            hints = {
-                "The authority's install holds fund-A's row until it commits. Does your SELECT wait for it? In "
-                        + "PostgreSQL, lock_timeout 0 means wait for ever, not 'do not wait'.",
-                "SELECT ... FROM resources WHERE name = p_resource FOR UPDATE NOWAIT: a held row raises 55P03, "
-                        + "which the Java side turns into Contended. After the commit, the same request is stale."})
-    void aWorkerMeetingAHeldRowIsContendedAtOnceNotRejected() throws SQLException {
-        PgFencedStore workerA = course.worker();
-        Connection authority = course.session(OWNER);
-        authority.setAutoCommit(false);
-        PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
+            assertThat(canUpdate).as("may the worker role UPDATE fencing.resources directly?").isEqualTo("f");
+            assertThat(result).as("the same worker's apply through fencing.apply_request").isEqualTo(new Applied(7));
+        }
 
-        ApplyResult duringInstall = workerA.apply(R1);
-        authority.commit();
-        ApplyResult afterInstall = workerA.apply(R1);
+        @Koan(value = "6.24", edit = "grants.sql",
+                teaches = "A role without the grant cannot call the function: EXECUTE is revoked from PUBLIC.",
+                hints = {
+                    "PostgreSQL gives EXECUTE on every new function to PUBLIC, that is to every role on the server.",
+                    "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC; then "
+                            + "GRANT EXECUTE ON FUNCTION ... TO ${worker};"})
+        void aRoleWithoutTheGrantCannotCallTheFunction() {
+            Connection bystander = course.session(BYSTANDER);
+            List<String> before = course.contents();
 
-        assertThat(duringInstall).as("worker A's apply while the authority's uncommitted install holds fund-A's "
-                + "row: nothing was decided, so it is neither applied nor rejected").isEqualTo(new Contended(FUND_A));
-        assertThat(afterInstall).as("the same request once the install committed: contention is retried away, "
-                + "staleness is not").isEqualTo(Rejected.stale(1, 2));
-    }
+            String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
 
-    @Koan(value = "6.9", edit = "apply_request.sql",
-            teaches = "A duplicate sent while the original is uncommitted is Contended, then replayed.",
-            hints = {
-                "The original's transaction has updated the value and stored the record, but not committed. "
-                        + "What does the duplicate's function meet first?",
-                "Lock the resource's row (FOR UPDATE NOWAIT) before looking up the record: the duplicate meets "
-                        + "the lock, and its retry after the commit finds the record."})
-    void aDuplicateInFlightIsContendedThenReplayed() throws SQLException {
-        Connection originalSession = course.session(WORKER);
-        PgFencedStore original = new PgFencedStore(originalSession);
-        PgFencedStore duplicate = course.worker();
-        originalSession.setAutoCommit(false);
+            assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
+                    + "(\"ok\" when the call ran)", course.roleName(BYSTANDER)).isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
+        }
 
-        ApplyResult first = original.apply(R1);
-        ApplyResult inFlight = duplicate.apply(R1);
-        originalSession.commit();
-        ApplyResult retry = duplicate.apply(R1);
+        @Koan(value = "6.25", edit = "apply_request.sql",
+                teaches = "A fixed search_path keeps a caller's temporary table from standing in for the real one.",
+                hints = {
+                    "A session's own temporary schema is searched first for tables unless the search_path names it. "
+                            + "Here the worker creates a temporary table called resources with generation 99.",
+                    "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out."})
+        void aCallersTemporaryTableCannotStandInForTheRealOne() {
+            Connection worker = course.session(WORKER);
+            PgDatabase.execute(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
+            PgDatabase.execute(worker, "INSERT INTO resources VALUES ('fund-A', 99, 0)");
+            PgDatabase.execute(worker, "GRANT ALL ON resources TO PUBLIC");
+            List<String> before = course.contents();
 
-        assertThat(first).as("the original r1, inside a transaction not yet committed").isEqualTo(new Applied(7));
-        assertThat(inFlight).as("the duplicate of r1 while the original is uncommitted").isEqualTo(new Contended(FUND_A));
-        assertThat(retry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
-        assertThat(course.records()).as("request records").containsExactly(FUND_A + "/r1");
-    }
+            ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));
 
-    @Koan(value = "6.10", edit = "grants.sql",
-            teaches = "The worker's direct writes fail with insufficient privilege (42501) and change nothing.",
-            hints = {
-                "As found, the worker role may write both tables, as every program holding the SQLite file could "
-                        + "(koan 5.2). Which statement takes a privilege away?",
-                "REVOKE ALL ON ALL TABLES IN SCHEMA fencing FROM ${worker}, PUBLIC;"})
-    void theWorkersDirectWritesFailWithInsufficientPrivilege() {
-        Connection worker = course.session(WORKER);
-        List<String> before = course.contents();
+            assertThat(result).as("generation 99 exists only in the worker's own temporary table; the function must "
+                    + "judge by the real fencing.resources, where generation 1 is installed")
+                    .isEqualTo(Rejected.unissued(99, 1));
+            assertThat(course.contents()).as("every row of both tables after the attempt").isEqualTo(before);
+        }
 
-        String update = sqlStateOf(worker, DIRECT_UPDATE);
-        String forge = sqlStateOf(worker, "INSERT INTO fencing.request_records VALUES ('fund-A', 'forged', 0, 1, 0)");
-        String erase = sqlStateOf(worker, "DELETE FROM fencing.request_records");
+        @Koan(value = "6.26", edit = "grants.sql",
+                teaches = "The owner can still write directly: the guarantee now depends on who holds which role.",
+                hints = {
+                    "This koan passes once the worker is refused (koan 6.22). Read it for its second half.",
+                    "No grant binds the owner of a table. Whoever holds the owner role (a migration, an administrator, "
+                            + "a leaked password) writes around the function, and nothing in the database can tell."})
+        void theOwnerCanStillWriteDirectly() {
+            Connection worker = course.session(WORKER);
+            Connection owner = course.session(OWNER);
 
-        assertThat(List.of(update, forge, erase)).as("the SQLSTATE of the worker's direct UPDATE of a value, INSERT "
-                + "of a made-up request record and DELETE of every record (\"ok\" when the statement ran): each must "
-                + "be refused with %s, insufficient privilege", SqlState.INSUFFICIENT_PRIVILEGE)
-                .containsOnly(SqlState.INSUFFICIENT_PRIVILEGE);
-        assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
-    }
+            String asWorker = sqlStateOf(worker, DIRECT_UPDATE);
+            String asOwner = sqlStateOf(owner, DIRECT_UPDATE);
 
-    @Koan(value = "6.11", edit = "apply_request.sql",
-            teaches = "A worker with no privilege on the tables still applies: the function runs with its owner's rights.",
-            hints = {
-                "Once the grants are revoked, a function that runs with the caller's rights fails like the direct "
-                        + "UPDATE did. Whose rights should it run with?",
-                "Declare the function SECURITY DEFINER: it runs as the role that created it, the owner."})
-    void theWorkerAppliesThroughTheFunctionWithoutPrivilegesOnTheTables() {
-        Connection worker = course.session(WORKER);
-        String canUpdate = firstValue(worker, "SELECT has_table_privilege('fencing.resources', 'UPDATE')");
-
-        ApplyResult result = new PgFencedStore(worker).apply(R1);
-
-        assertThat(canUpdate).as("may the worker role UPDATE fencing.resources directly?").isEqualTo("f");
-        assertThat(result).as("the same worker's apply through fencing.apply_request").isEqualTo(new Applied(7));
-    }
-
-    @Koan(value = "6.12", edit = "grants.sql",
-            teaches = "A role without the grant cannot call the function: EXECUTE is revoked from PUBLIC.",
-            hints = {
-                "PostgreSQL gives EXECUTE on every new function to PUBLIC, that is to every role on the server.",
-                "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC; then "
-                        + "GRANT EXECUTE ON FUNCTION ... TO ${worker};"})
-    void aRoleWithoutTheGrantCannotCallTheFunction() {
-        Connection bystander = course.session(BYSTANDER);
-        List<String> before = course.contents();
-
-        String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
-
-        assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
-                + "(\"ok\" when the call ran)", course.roleName(BYSTANDER)).isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
-        assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
-    }
-
-    @Koan(value = "6.13", edit = "apply_request.sql",
-            teaches = "A fixed search_path keeps a caller's temporary table from standing in for the real one.",
-            hints = {
-                "A session's own temporary schema is searched first for tables unless the search_path names it. "
-                        + "Here the worker creates a temporary table called resources with generation 99.",
-                "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out."})
-    void aCallersTemporaryTableCannotStandInForTheRealOne() {
-        Connection worker = course.session(WORKER);
-        PgDatabase.execute(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
-        PgDatabase.execute(worker, "INSERT INTO resources VALUES ('fund-A', 99, 0)");
-        PgDatabase.execute(worker, "GRANT ALL ON resources TO PUBLIC");
-        List<String> before = course.contents();
-
-        ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));
-
-        assertThat(result).as("generation 99 exists only in the worker's own temporary table; the function must "
-                + "judge by the real fencing.resources, where generation 1 is installed")
-                .isEqualTo(Rejected.unissued(99, 1));
-        assertThat(course.contents()).as("every row of both tables after the attempt").isEqualTo(before);
-    }
-
-    @Koan(value = "6.14", edit = "grants.sql",
-            teaches = "The owner can still write directly: the guarantee now depends on who holds which role.",
-            hints = {
-                "This koan passes once the worker is refused (koan 6.10). Read it for its second half.",
-                "No grant binds the owner of a table. Whoever holds the owner role (a migration, an administrator, "
-                        + "a leaked password) writes around the function, and nothing in the database can tell."})
-    void theOwnerCanStillWriteDirectly() {
-        Connection worker = course.session(WORKER);
-        Connection owner = course.session(OWNER);
-
-        String asWorker = sqlStateOf(worker, DIRECT_UPDATE);
-        String asOwner = sqlStateOf(owner, DIRECT_UPDATE);
-
-        assertThat(asWorker).as("the SQLSTATE of the worker's direct UPDATE (\"ok\" when it ran)")
-                .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
-        assertThat(asOwner).as("the SQLSTATE of the very same UPDATE by the owner").isEqualTo("ok");
-        assertThat(course.state(FUND_A)).as("fund-A after the owner's direct write: no generation was checked")
-                .isEqualTo(new ResourceState(FUND_A, 1, 1000));
+            assertThat(asWorker).as("the SQLSTATE of the worker's direct UPDATE (\"ok\" when it ran)")
+                    .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(asOwner).as("the SQLSTATE of the very same UPDATE by the owner").isEqualTo("ok");
+            assertThat(course.state(FUND_A)).as("fund-A after the owner's direct write: no generation was checked")
+                    .isEqualTo(new ResourceState(FUND_A, 1, 1000));
+        }
     }
 
     /** Runs {@code sql} and gives "ok", or the SQLSTATE it failed with. */

@@ -1,20 +1,18 @@
 package fencingkoans.coursecheck;
 
-import fencingkoans.harness.CourseClassLoader;
-
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import fencingkoans.coursecheck.KoanOutcome.Status;
 import fencingkoans.harness.CourseClassLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.junit.platform.commons.support.ReflectionSupport;
 import org.junit.platform.engine.Filter;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.ClassSelector;
@@ -39,7 +37,8 @@ final class KoanRunner implements AutoCloseable {
 
     private final CourseClassLoader loader;
     private final List<ClassSelector> lessons;
-    private final Class<? extends Annotation> koanAnnotation;
+    /** The harness's {@code KoanCard.numberOf}, as the track's class loader sees it. */
+    private final Method numberOf;
 
     KoanRunner(CourseTree tree, Path trackClasses) {
         loader = new CourseClassLoader("track", List.of(trackClasses, tree.sharedClasses(), tree.koanClasses()),
@@ -48,7 +47,11 @@ final class KoanRunner implements AutoCloseable {
                 .map(file -> selectClass(load(KOAN_PACKAGE.replace('/', '.')
                         + file.getFileName().toString().replace(".class", ""))))
                 .toList();
-        koanAnnotation = load("fencingkoans.harness.Koan").asSubclass(Annotation.class);
+        try {
+            numberOf = load("fencingkoans.harness.KoanCard").getMethod("numberOf", Class.class, Method.class);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("the harness has no KoanCard.numberOf", e);
+        }
         if (lessons.isEmpty()) {
             throw new IllegalStateException("no compiled koans under " + tree.koanClasses());
         }
@@ -97,14 +100,13 @@ final class KoanRunner implements AutoCloseable {
         }
     }
 
+    /** The number the course shows for this koan where it runs: a koan lesson 6 runs again has its number there. */
     private String koanNumber(TestIdentifier test) {
         if (test.getSource().orElse(null) instanceof MethodSource source) {
             try {
-                Method method = load(source.getClassName()).getDeclaredMethod(source.getMethodName());
-                Annotation koan = method.getAnnotation(koanAnnotation);
-                if (koan != null) {
-                    return (String) koanAnnotation.getMethod("value").invoke(koan);
-                }
+                Class<?> testClass = load(source.getClassName());
+                Method method = ReflectionSupport.findMethod(testClass, source.getMethodName()).orElseThrow();
+                return (String) numberOf.invoke(null, testClass, method);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("reading the koan number of " + test.getDisplayName(), e);
             }
@@ -151,15 +153,7 @@ final class KoanRunner implements AutoCloseable {
             });
         }
 
-        /** Compiles {@code track} into the check's work folder under {@code name} and runs every koan on it once. */
-    static KoanRun runTrack(CourseTree tree, Path track, String name) {
-        Path classes = TrackCompiler.compile(track, tree.sharedClasses(), tree.work().resolve("classes").resolve(name));
-        try (KoanRunner runner = new KoanRunner(tree, classes)) {
-            return runner.run();
-        }
-    }
-
-    KoanRun run() {
+        KoanRun run() {
             KoanRun run = new KoanRun();
             outcomes.values().forEach(run::record);
             return run;

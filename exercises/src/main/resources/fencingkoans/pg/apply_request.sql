@@ -5,11 +5,15 @@
 --   outcome 'stale' or 'unissued' and installed = the installed generation
 --   outcome 'conflicting' and stored_delta = the delta stored for that request id
 --   outcome 'unknown-resource'
+-- A malformed request (request id NULL, blank or over 128 characters; resource NULL or blank; generation
+-- below 1) is refused before anything is touched: RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value'
+-- with a message that names the field. The Java side turns that into an IllegalArgumentException.
 -- A row lock held by another transaction must raise lock_not_available (55P03) at once: the Java side
 -- reports that as Contended. The tables are fencing.resources and fencing.request_records.
 --
--- Write it yourself: the same order as FencedStore.apply, a lock that does not wait, the rights of the owner
--- (not of the caller), and a search_path that nothing the caller creates can get into.
+-- Koans 6.1 to 6.19 are the koans of lessons 1, 2 and 4, run again on this database. Write it yourself:
+-- the same order as FencedStore.apply, a lock that does not wait, the rights of the owner (not of the
+-- caller), and a search_path that nothing the caller creates can get into.
 CREATE FUNCTION fencing.apply_request(
         p_resource text, p_generation bigint, p_request_id text, p_delta bigint,
         OUT outcome text, OUT answer bigint, OUT installed bigint, OUT stored_delta bigint)

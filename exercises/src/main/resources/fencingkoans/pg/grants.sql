@@ -1,4 +1,4 @@
--- Lesson 6: close the direct path (needed by koans 6.10, 6.12 and 6.14). Not written yet.
+-- Lesson 6: close the direct path (needed by koans 6.22, 6.24 and 6.26). Not written yet.
 --
 -- As found, the worker role may SELECT, INSERT, UPDATE and DELETE on both tables, as every program holding
 -- the SQLite file could. Write the statements that leave it only one way in: EXECUTE on

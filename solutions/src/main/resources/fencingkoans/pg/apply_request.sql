@@ -13,6 +13,21 @@ DECLARE
     target  resources%ROWTYPE;
     earlier request_records%ROWTYPE;
 BEGIN
+    -- Refuse a malformed request before touching anything; the Java side turns 22023 into IllegalArgumentException.
+    IF p_request_id IS NULL OR btrim(p_request_id) = '' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'requestId must not be null or blank';
+    END IF;
+    IF length(p_request_id) > 128 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
+            MESSAGE = 'requestId is longer than 128 characters';
+    END IF;
+    IF p_resource IS NULL OR btrim(p_resource) = '' THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'resource must not be null or blank';
+    END IF;
+    IF p_generation IS NULL OR p_generation < 1 THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'generation must be at least 1';
+    END IF;
+
     -- Lock the resource's row first and never wait for it: a row held by another transaction raises
     -- lock_not_available (55P03) at once, and the caller reports it as contention.
     SELECT * INTO target FROM resources WHERE name = p_resource FOR UPDATE NOWAIT;
@@ -44,6 +59,7 @@ BEGIN
         RETURN;
     END IF;
 
+    -- A sum beyond bigint raises numeric_value_out_of_range (22003) and undoes the whole call.
     UPDATE resources SET value = value + p_delta WHERE name = p_resource RETURNING value INTO answer;
     INSERT INTO request_records (resource, request_id, delta, generation, result_value)
         VALUES (p_resource, p_request_id, p_delta, p_generation, answer);

@@ -42,18 +42,17 @@ record Grade(List<LessonGrade> lessons) {
         return new Grade(course.stream().map(lesson -> {
             int number = lesson.lesson().value();
             return new LessonGrade(number, lesson.lesson().title(), lesson.koans().stream()
-                    .map(koan -> new KoanGrade(koan.koan().value(), koan.name(), number,
-                            outcomeOf(koan, lesson, outcomes),
+                    .map(koan -> new KoanGrade(koan.card().number(), koan.name(), number,
+                            outcomeOf(koan, outcomes),
                             points.perKoan(number)))
                     .toList());
         }).toList());
     }
 
-    private static KoanOutcome outcomeOf(Course.KoanEntry koan, Course.LessonEntry lesson,
-            Map<String, KoanOutcome> outcomes) {
-        KoanOutcome byNumber = outcomes.get(koan.koan().value());
+    private static KoanOutcome outcomeOf(Course.KoanEntry koan, Map<String, KoanOutcome> outcomes) {
+        KoanOutcome byNumber = outcomes.get(koan.card().number());
         return byNumber != null ? byNumber : outcomes.getOrDefault(
-                SurefireReports.key(lesson.testClass().getName(), koan.methodName()), KoanOutcome.NOT_RUN);
+                SurefireReports.key(koan.testClass().getName(), koan.methodName()), KoanOutcome.NOT_RUN);
     }
 
     List<KoanGrade> koans() {

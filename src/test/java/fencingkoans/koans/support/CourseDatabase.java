@@ -1,5 +1,6 @@
 package fencingkoans.koans.support;
 
+import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.sqlite.Database;
 import fencingkoans.sqlite.Ledger;
@@ -16,7 +17,7 @@ import java.util.List;
  * One fresh course database in a temporary file, and every connection a koan opens to it. Each store,
  * authority or raw connection is its own real SQLite connection; all of them are closed after the koan.
  */
-public final class CourseDatabase implements AutoCloseable {
+public final class CourseDatabase implements Destination, AutoCloseable {
 
     private final Path file;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
@@ -40,9 +41,20 @@ public final class CourseDatabase implements AutoCloseable {
         return track(new FencedStore(ledger()));
     }
 
+    @Override
+    public Worker worker() {
+        return store()::apply;
+    }
+
     /** The trusted issuer, on a connection of its own. */
     public Authority authority() {
         return track(new Authority(ledger()));
+    }
+
+    /** Through the learner's {@link Authority}: lessons 1 and 2 ask for it. */
+    @Override
+    public InstallResult install(String resource, long generation) {
+        return authority().install(resource, generation);
     }
 
     /** The destination's tables with no protection at all, on a connection of its own. */
@@ -55,21 +67,14 @@ public final class CourseDatabase implements AutoCloseable {
         return track(Database.connect(file, Database.NO_WAIT));
     }
 
-    public long value(String resource) {
-        return state(resource).value();
-    }
-
-    public long generation(String resource) {
-        return state(resource).generation();
-    }
-
+    @Override
     public ResourceState state(String resource) {
         try (Ledger inspector = Ledger.open(file, Database.NO_WAIT)) {
             return inspector.read(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
         }
     }
 
-    /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
+    @Override
     public List<String> contents() {
         try (Connection inspector = Database.connect(file, Database.NO_WAIT)) {
             return contentsOf(inspector);
@@ -81,11 +86,6 @@ public final class CourseDatabase implements AutoCloseable {
     /** The same rows as {@link #contents()}, read through a connection the caller keeps open. */
     public static List<String> contentsOf(Connection inspector) {
         return TableRows.of(inspector, "");
-    }
-
-    /** The request records as "resource/requestId" lines. */
-    public List<String> records() {
-        return TableRows.records(contents());
     }
 
     @Override

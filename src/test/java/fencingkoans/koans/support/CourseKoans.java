@@ -13,6 +13,11 @@ public abstract class CourseKoans {
 
     protected CourseDatabase course;
 
+    /** The same course database, for the koans that hold on every destination. */
+    public final CourseDatabase course() {
+        return course;
+    }
+
     @BeforeEach
     final void createTheCourseDatabase() {
         course = CourseDatabase.createIn(directory);

@@ -3,6 +3,7 @@ package fencingkoans.koans.support;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
 
+import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgException;
@@ -15,12 +16,13 @@ import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The course database on PostgreSQL, as a koan sees it: workers, raw sessions in any of the three roles, the
  * authority, and an inspector. Every session is a real connection of its own, closed after the koan.
  */
-public final class PgCourse implements AutoCloseable {
+public final class PgCourse implements Destination, AutoCloseable {
 
     private final PgDatabase database;
     private final Deque<Connection> opened = new ArrayDeque<>();
@@ -31,8 +33,9 @@ public final class PgCourse implements AutoCloseable {
     }
 
     /** A worker applying through the admitting function, on a session of its own as the worker role. */
-    public PgFencedStore worker() {
-        return new PgFencedStore(session(WORKER));
+    @Override
+    public Worker worker() {
+        return new PgFencedStore(session(WORKER))::apply;
     }
 
     /** A plain session as {@code role}, in autocommit mode: what any program logged in as that role has. */
@@ -48,50 +51,48 @@ public final class PgCourse implements AutoCloseable {
     }
 
     /**
-     * The trusted authority installs a higher generation. Here it holds the owner role and writes directly:
-     * who holds that role is outside what the database can check.
+     * The trusted authority installs a strictly higher generation, as lesson 2's {@code Authority} does. Given
+     * code here: it holds the owner role and writes directly, and who holds that role is outside what the
+     * database can check.
      */
-    public void authorityInstalls(String resource, long generation) {
+    @Override
+    public InstallResult install(String resource, long generation) {
         try (PreparedStatement install = inspector().prepareStatement(
                         "UPDATE fencing.resources SET generation = ? WHERE name = ? AND generation < ?")) {
             install.setLong(1, generation);
             install.setString(2, resource);
             install.setLong(3, generation);
-            if (install.executeUpdate() != 1) {
-                throw new AssertionError("the authority could not install generation " + generation + " on " + resource);
+            if (install.executeUpdate() == 1) {
+                return new InstallResult.Installed(resource, generation);
             }
         } catch (SQLException e) {
             throw new PgException("installing generation " + generation + " on " + resource, e);
         }
+        return find(resource).<InstallResult>map(found -> new InstallResult.NotHigher(resource, found.generation(),
+                generation)).orElse(new InstallResult.UnknownResource(resource));
     }
 
-    public long value(String resource) {
-        return state(resource).value();
-    }
-
+    @Override
     public ResourceState state(String resource) {
+        return find(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
+    }
+
+    private Optional<ResourceState> find(String resource) {
         try (PreparedStatement query = inspector().prepareStatement(
                         "SELECT generation, value FROM fencing.resources WHERE name = ?")) {
             query.setString(1, resource);
             try (ResultSet row = query.executeQuery()) {
-                if (!row.next()) {
-                    throw new AssertionError("no resource " + resource);
-                }
-                return new ResourceState(resource, row.getLong(1), row.getLong(2));
+                return row.next() ? Optional.of(new ResourceState(resource, row.getLong(1), row.getLong(2)))
+                        : Optional.empty();
             }
         } catch (SQLException e) {
             throw new PgException("reading " + resource, e);
         }
     }
 
-    /** Every row of both tables, one line each, in a fixed order: compare two of these to see any change. */
+    @Override
     public List<String> contents() {
         return TableRows.of(inspector(), "fencing.");
-    }
-
-    /** The request records as "resource/requestId" lines. */
-    public List<String> records() {
-        return TableRows.records(contents());
     }
 
     /** One owner session per koan, in autocommit mode, for the authority's installs and for looking. */
