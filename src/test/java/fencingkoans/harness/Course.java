@@ -61,6 +61,12 @@ public final class Course {
                                 KoanDisplayNames.sentence(method.getName()), runsIn, method)))
                 .sorted(Comparator.comparingInt((KoanEntry koan) -> KoanOrder.index(koan.card().number())))
                 .toList();
+        koans.stream().filter(koan -> !koan.card().number().startsWith(lesson.value() + ".")).findFirst()
+                .ifPresent(stray -> {
+                    throw new IllegalStateException("koan " + stray.card().number() + " (" + stray.methodName()
+                            + ") runs in lesson " + lesson.value() + " but is not numbered there; a koan that lesson 6 "
+                            + "runs again needs its number there in @AlsoOnPostgres");
+                });
         return new LessonEntry(lesson, testClass, koans);
     }
 
