@@ -3,13 +3,13 @@ package fencingkoans.koans.support;
 import fencingkoans.pg.PgDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The extension lesson's fixture: one course database with roles of its own for the whole class, created on
- * the server {@link PostgresServer} found, put back to its start state before every koan, dropped at the end.
+ * the server {@link PostgresServer} found when the first koan runs, put back to its start state before every
+ * koan, dropped at the end.
  */
 @ExtendWith(PostgresServer.class)
 public abstract class PgCourseKoans {
@@ -17,11 +17,6 @@ public abstract class PgCourseKoans {
     private static PgDatabase database;
 
     protected PgCourse course;
-
-    @BeforeAll
-    static void createTheCourseDatabase() {
-        database = PgDatabase.create(PostgresServer.server());
-    }
 
     @AfterAll
     static void dropTheCourseDatabase() {
@@ -31,14 +26,20 @@ public abstract class PgCourseKoans {
         }
     }
 
+    /** Created by the first koan that runs, so that a lesson skipped for want of a server never needs one. */
     @BeforeEach
     final void startFromTheSeededState() {
+        if (database == null) {
+            database = PgDatabase.create(PostgresServer.server());
+        }
         database.reset();
         course = new PgCourse(database);
     }
 
     @AfterEach
     final void closeEverySession() throws Exception {
-        course.close();
+        if (course != null) {
+            course.close();
+        }
     }
 }

@@ -14,22 +14,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class PostgresServer implements ExecutionCondition {
 
-
     /** The server, or none; {@code description} says where it came from, or why there is none. */
     private record Found(PgServer server, String description) {
     }
 
     private static Found found;
 
+    /**
+     * Decides koan by koan, not for the lesson class as a whole: a build tool then counts every koan of the lesson
+     * as skipped, also those in its nested classes, instead of one skipped class.
+     */
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (context.getTestMethod().isEmpty()) {
+            return ConditionEvaluationResult.enabled("each koan of the lesson is decided on its own");
+        }
         Found server = find();
         return server.server() != null
                 ? ConditionEvaluationResult.enabled("PostgreSQL from " + server.description())
                 : ConditionEvaluationResult.disabled(server.description());
     }
 
-    /** The server; only called once the condition has let the lesson run. */
+    /** The server; only called once the condition has let a koan run. */
     static PgServer server() {
         PgServer server = find().server();
         if (server == null) {
