@@ -54,8 +54,13 @@ public final class PgFencedStore {
                         + request.resource() + " out of range (" + serverMessage(e) + ")", e);
             }
             if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
-                throw new PgException("fencing.apply_request for " + request + " was cancelled while it waited;"
-                        + " PostgreSQL waits for a held row lock for ever unless the lock is taken with NOWAIT", e);
+                throw new PgException("fencing.apply_request for " + request + " (cancelled while it waited: PostgreSQL"
+                        + " waits for a held row lock for ever unless the lock is taken with NOWAIT)", e);
+            }
+            if (SqlState.INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                throw new PgException("fencing.apply_request for " + request + " (it ran with the rights of the"
+                        + " calling role, which may not touch the tables: a function runs with its caller's rights"
+                        + " unless it is declared SECURITY DEFINER)", e);
             }
             throw new PgException("fencing.apply_request for " + request, e);
         }

@@ -30,9 +30,9 @@ interface Lesson1KoansOnEveryDestination extends KoansOnEveryDestination {
     @AlsoOnPostgres(value = "6.1", hints = {
         "The worker now calls fencing.apply_request, and all the checking happens inside the server. The comment "
                 + "at the top of apply_request.sql lists the answers the Java side understands.",
-        "SELECT * INTO a variable FROM resources WHERE name = p_resource; if p_generation equals its generation: "
-                + "UPDATE resources SET value = value + p_delta WHERE name = p_resource RETURNING value INTO answer; "
-                + "outcome := 'applied'."})
+        "SELECT * INTO a variable FROM fencing.resources WHERE name = p_resource; if p_generation equals its "
+                + "generation: UPDATE fencing.resources SET value = value + p_delta WHERE name = p_resource "
+                + "RETURNING value INTO answer; outcome := 'applied'."})
     default void aWorkerHoldingTheInstalledGenerationApplies() {
         Worker worker = course().worker();
 

@@ -35,9 +35,9 @@ interface Lesson4KoansOnEveryDestination extends KoansOnEveryDestination {
     @AlsoOnPostgres(value = "6.13", hints = {
         "Both sends carry the installed generation, so the generation check cannot tell them apart. Which table "
                 + "remembers a request?",
-        "SELECT the record FROM request_records for (p_resource, p_request_id); when found with the same delta: "
-                + "outcome := 'replayed'; answer := its result_value. When applying, INSERT the record with the new "
-                + "value in the same call."})
+        "SELECT the record FROM fencing.request_records for (p_resource, p_request_id); when found with the "
+                + "same delta: outcome := 'replayed'; answer := its result_value. When applying, INSERT INTO "
+                + "fencing.request_records (resource, request_id, delta, generation, result_value) in the same call."})
     default void theSameRequestSentTwiceIsAppliedOnce() {
         Worker worker = course().worker();
 

@@ -9,7 +9,10 @@
 -- below 1) is refused before anything is touched: RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value'
 -- with a message that names the field. The Java side turns that into an IllegalArgumentException.
 -- A row lock held by another transaction must raise lock_not_available (55P03) at once: the Java side
--- reports that as Contended. The tables are fencing.resources and fencing.request_records.
+-- reports that as Contended. The tables, created for you:
+--   fencing.resources       (name text PRIMARY KEY, generation bigint, value bigint)
+--   fencing.request_records (resource text, request_id text, delta bigint, generation bigint,
+--                            result_value bigint, PRIMARY KEY (resource, request_id))
 --
 -- Koans 6.1 to 6.19 are the koans of lessons 1, 2 and 4, run again on this database. Write it yourself:
 -- the same order as FencedStore.apply, a lock that does not wait, the rights of the owner (not of the

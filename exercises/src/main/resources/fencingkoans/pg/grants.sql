@@ -4,3 +4,5 @@
 -- the SQLite file could. Write the statements that leave it only one way in: EXECUTE on
 -- fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC is given by default.
 -- Write the worker role as ${worker}; each run replaces it with that run's role name.
+-- Once the worker holds no privilege on the tables, fencing.apply_request must run with its owner's rights
+-- (SECURITY DEFINER, koan 6.23), or every apply fails with 42501 too: write both in the same step.
