@@ -1,5 +1,6 @@
 package fencingkoans.koans;
 
+import static fencingkoans.koans.Lesson4KoansOnEveryDestination.R1;
 import static fencingkoans.pg.PgRole.BYSTANDER;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
@@ -50,7 +51,6 @@ class Lesson6PostgresKoans extends PgCourseKoans {
      */
     static final String CONTENTION_TAG = "postgresql-contention";
 
-    private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
     /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
     private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
 
