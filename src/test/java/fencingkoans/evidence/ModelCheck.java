@@ -1,40 +1,35 @@
 package fencingkoans.evidence;
 
-import fencingkoans.contract.ApplyRequest;
-import fencingkoans.contract.ApplyResult;
-import fencingkoans.koans.support.CourseDatabase;
-import fencingkoans.store.FencedStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiFunction;
-import java.util.stream.Stream;
+import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 /**
  * Runs step sequences on a fresh course database and on the {@link ContractModel} side by side, comparing
  * every answer and the whole database after every step. A disagreement is reported with its seed, the
- * shortest failing prefix, and that prefix reduced to the steps that matter.
+ * shortest failing prefix, and that prefix reduced to the steps that matter. The database is SQLite or
+ * PostgreSQL: {@code freshStore} gives one in its start state for each run.
  */
 final class ModelCheck {
+
+    static final int MAX_STEPS = Integer.getInteger("evidence.maxSteps", 60);
+    static final long MASTER_SEED = Long.getLong("evidence.masterSeed", 20_261_130L);
 
     /** The first step after which the store and the model disagree. */
     record Mismatch(Object expected, Object actual, List<String> expectedRows, List<String> actualRows) {
     }
 
-    private final Path workDirectory;
-    private final BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath;
-    private int runs;
+    private final Supplier<StoreUnderTest> freshStore;
+    /** The test method that replays one seed, as "Class#method". */
+    private final String replayTest;
     private long comparedSteps;
 
-    ModelCheck(Path workDirectory, BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath) {
-        this.workDirectory = workDirectory;
-        this.applyPath = applyPath;
+    ModelCheck(Supplier<StoreUnderTest> freshStore, String replayTest) {
+        this.freshStore = freshStore;
+        this.replayTest = replayTest;
     }
 
     /** Generates and runs the sequence of {@code seed}; empty when it agrees with the model to the end. */
@@ -43,11 +38,12 @@ final class ModelCheck {
         int length = generator.length(maxSteps);
         List<Step> steps = new ArrayList<>();
         ContractModel model = new ContractModel();
-        Optional<Mismatch> mismatch = onFreshDatabase(destination -> {
+        Optional<Mismatch> mismatch = onFreshDatabase(store -> {
             for (int i = 0; i < length; i++) {
-                Step step = generator.next(model);
+                Step generated = generator.next(model);
+                Step step = store.injectsFaults() ? generated : generated.withoutFault();
                 steps.add(step);
-                Optional<Mismatch> found = compare(step, model, destination);
+                Optional<Mismatch> found = compare(step, model, store);
                 if (found.isPresent()) {
                     return found;
                 }
@@ -55,6 +51,18 @@ final class ModelCheck {
             return Optional.empty();
         });
         return mismatch.map(found -> report(seed, length, steps, found));
+    }
+
+    /** The report of the first of {@code sequences} seeds from the master seed on which store and model disagree. */
+    Optional<String> firstFailure(int sequences) {
+        return LongStream.range(MASTER_SEED, MASTER_SEED + sequences).mapToObj(seed -> check(seed, MAX_STEPS))
+                .flatMap(Optional::stream).findFirst();
+    }
+
+    /** One line on a finished run of {@link #firstFailure}: what ran, and how long it took from {@code started}. */
+    String summary(int sequences, long started) {
+        return String.format("%d sequences of up to %d steps (%d steps in all) from seed %d in %.1f s", sequences,
+                MAX_STEPS, comparedSteps, MASTER_SEED, (System.nanoTime() - started) / 1e9);
     }
 
     /** How many steps were compared so far, shortening included. */
@@ -65,9 +73,9 @@ final class ModelCheck {
     /** Runs a fixed list of steps; the first disagreement, if any. */
     Optional<Mismatch> replay(List<Step> steps) {
         ContractModel model = new ContractModel();
-        return onFreshDatabase(destination -> {
+        return onFreshDatabase(store -> {
             for (Step step : steps) {
-                Optional<Mismatch> found = compare(step, model, destination);
+                Optional<Mismatch> found = compare(step, model, store);
                 if (found.isPresent()) {
                     return found;
                 }
@@ -98,41 +106,35 @@ final class ModelCheck {
                 + "After the last of these the model answered  " + last.expected()
                 + "\n                       and the store answered " + last.actual()
                 + "\nThe model holds    " + last.expectedRows() + "\nThe database holds " + last.actualRows()
-                + "\nRe-run this sequence alone: ./mvnw -B test -Pevidence"
-                + " -Dtest=ReferenceMatchesTheModelTest#aGivenSeedReplaysAlone -Devidence.seed=" + seed + "\n";
+                + "\nRe-run this sequence alone: ./mvnw -B test -Pevidence -Dtest=" + replayTest
+                + " -Devidence.seed=" + seed + "\n";
     }
 
-    private Optional<Mismatch> compare(Step step, ContractModel model, Destination destination) {
+    private Optional<Mismatch> compare(Step step, ContractModel model, StoreUnderTest store) {
         comparedSteps++;
         Object expected = step.onModel(model);
         Object actual;
         try {
-            actual = step.onStore(destination);
+            actual = step.onStore(store);
         } catch (RuntimeException e) {
             actual = Step.thrown(e);
         }
         List<String> expectedRows = model.contents();
-        List<String> actualRows = destination.contents();
+        List<String> actualRows = store.contents();
         return Objects.equals(expected, actual) && expectedRows.equals(actualRows)
                 ? Optional.empty()
                 : Optional.of(new Mismatch(expected, actual, expectedRows, actualRows));
     }
 
     private interface Run {
-        Optional<Mismatch> on(Destination destination);
+        Optional<Mismatch> on(StoreUnderTest store);
     }
 
     private Optional<Mismatch> onFreshDatabase(Run run) {
-        Path directory = workDirectory.resolve("run-" + runs++);
-        try {
-            Files.createDirectories(directory);
-            try (Destination destination = new Destination(CourseDatabase.createIn(directory), applyPath)) {
-                return run.on(destination);
-            }
+        try (StoreUnderTest store = freshStore.get()) {
+            return run.on(store);
         } catch (Exception e) {
-            throw new IllegalStateException("could not run on a fresh database in " + directory, e);
-        } finally {
-            deleteAll(directory);
+            throw new IllegalStateException("could not run a sequence on a fresh database", e);
         }
     }
 
@@ -142,13 +144,5 @@ final class ModelCheck {
             lines.append(String.format("  %2d. %s%n", i + 1, steps.get(i)));
         }
         return lines.toString();
-    }
-
-    private static void deleteAll(Path directory) {
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -10,7 +10,6 @@ import fencingkoans.store.FencedStore;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.BiFunction;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,50 +22,43 @@ import org.junit.jupiter.api.io.TempDir;
 class ReferenceMatchesTheModelTest {
 
     private static final int SEQUENCES = Integer.getInteger("evidence.sequences", 2_000);
-    private static final int MAX_STEPS = Integer.getInteger("evidence.maxSteps", 60);
-    private static final long MASTER_SEED = Long.getLong("evidence.masterSeed", 20_261_130L);
+    private static final String REPLAY = "ReferenceMatchesTheModelTest#aGivenSeedReplaysAlone";
 
     @TempDir(factory = InMemoryFileSystem.class)
     private Path work;
 
     @Test
     void everyRandomSequenceAgreesWithTheModel() {
-        ModelCheck check = new ModelCheck(work, Destination.THROUGH_APPLY);
+        ModelCheck check = new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY);
         long started = System.nanoTime();
 
-        Optional<String> failure = firstFailure(check);
+        Optional<String> failure = check.firstFailure(SEQUENCES);
 
-        System.out.printf("model check: %d sequences of up to %d steps (%d steps in all) from seed %d in %.1f s%n",
-                SEQUENCES, MAX_STEPS, check.comparedSteps(), MASTER_SEED, (System.nanoTime() - started) / 1e9);
+        System.out.println("model check: " + check.summary(SEQUENCES, started));
         assertThat(failure).as("the reference must answer every step as the contract model does").isEmpty();
     }
 
     @Test
     void aGivenSeedReplaysAlone() {
-        long seed = Long.getLong("evidence.seed", MASTER_SEED);
+        long seed = Long.getLong("evidence.seed", ModelCheck.MASTER_SEED);
 
-        Optional<String> failure = new ModelCheck(work, Destination.THROUGH_APPLY).check(seed, MAX_STEPS);
+        Optional<String> failure = new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY)
+                .check(seed, ModelCheck.MAX_STEPS);
 
         assertThat(failure).as("the sequence of seed %d (set it with -Devidence.seed=N)", seed).isEmpty();
     }
 
     @Test
     void theCheckCatchesAStoreThatTrustsAGenerationReadBeforeTheRecord() {
-        ModelCheck check = new ModelCheck(work, GENERATION_BEFORE_RECORD);
+        ModelCheck check = new ModelCheck(SqliteStore.freshIn(work, GENERATION_BEFORE_RECORD), REPLAY);
 
-        Optional<String> failure = firstFailure(check);
+        Optional<String> failure = check.firstFailure(SEQUENCES);
 
         assertThat(failure).as("a store that rejects a lost response's replay once authority moved on must be "
                 + "caught, or the model check proves nothing").isPresent();
         assertThat(failure.get()).as("the report of the wrong store").contains("Shortest failing prefix",
                 "Reduced to the", "STALE_GENERATION", "-Devidence.seed=");
         System.out.println("the model check caught a wrong store as follows:\n" + failure.get());
-    }
-
-    /** The report of the first of the master seed's sequences on which the store and the model disagree. */
-    private static Optional<String> firstFailure(ModelCheck check) {
-        return LongStream.range(MASTER_SEED, MASTER_SEED + SEQUENCES).mapToObj(seed -> check.check(seed, MAX_STEPS))
-                .flatMap(Optional::stream).findFirst();
     }
 
     /** A wrong store: it trusts a read taken before the transaction and checks the generation before the record. */

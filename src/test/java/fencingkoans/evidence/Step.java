@@ -14,15 +14,20 @@ sealed interface Step {
     Object onModel(ContractModel model);
 
     /** The real answer, an exception included: a store that throws where the model answers is a divergence. */
-    Object onStore(Destination destination);
+    Object onStore(StoreUnderTest store);
+
+    /** The same step on a store that cannot inject faults: an apply with a fault becomes a plain apply. */
+    default Step withoutFault() {
+        return this;
+    }
 
     record Install(String resource, long generation) implements Step {
         public Object onModel(ContractModel model) {
             return model.install(resource, generation);
         }
 
-        public Object onStore(Destination destination) {
-            return destination.authority().install(resource, generation);
+        public Object onStore(StoreUnderTest store) {
+            return store.install(resource, generation);
         }
     }
 
@@ -31,8 +36,8 @@ sealed interface Step {
             return model.apply(request);
         }
 
-        public Object onStore(Destination destination) {
-            return destination.apply(request);
+        public Object onStore(StoreUnderTest store) {
+            return store.apply(request);
         }
     }
 
@@ -42,16 +47,13 @@ sealed interface Step {
             return reachesTheFault(model) ? thrown(new InjectedFault(where)) : model.apply(request);
         }
 
-        public Object onStore(Destination destination) {
-            destination.checkpoints().once(where, () -> {
-                throw new InjectedFault(where);
-            });
-            try {
-                return destination.apply(request);
-            } finally {
-                // An apply answered from the record never reaches the checkpoint: the fault must not linger.
-                destination.checkpoints().clear();
-            }
+        public Object onStore(StoreUnderTest store) {
+            return store.applyFailingAt(request, where);
+        }
+
+        @Override
+        public Step withoutFault() {
+            return new Apply(request);
         }
 
         private boolean reachesTheFault(ContractModel model) {
@@ -67,8 +69,8 @@ sealed interface Step {
             return model.read(resource);
         }
 
-        public Object onStore(Destination destination) {
-            return destination.store().read(resource);
+        public Object onStore(StoreUnderTest store) {
+            return store.read(resource);
         }
     }
 
@@ -78,8 +80,8 @@ sealed interface Step {
             return "reopened";
         }
 
-        public Object onStore(Destination destination) {
-            destination.reopen();
+        public Object onStore(StoreUnderTest store) {
+            store.reopen();
             return "reopened";
         }
     }

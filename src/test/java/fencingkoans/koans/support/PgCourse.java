@@ -28,7 +28,7 @@ public final class PgCourse implements Destination, AutoCloseable {
     private final Deque<Connection> opened = new ArrayDeque<>();
     private Connection inspector;
 
-    PgCourse(PgDatabase database) {
+    public PgCourse(PgDatabase database) {
         this.database = database;
     }
 
@@ -68,16 +68,17 @@ public final class PgCourse implements Destination, AutoCloseable {
         } catch (SQLException e) {
             throw new PgException("installing generation " + generation + " on " + resource, e);
         }
-        return find(resource).<InstallResult>map(found -> new InstallResult.NotHigher(resource, found.generation(),
+        return read(resource).<InstallResult>map(found -> new InstallResult.NotHigher(resource, found.generation(),
                 generation)).orElse(new InstallResult.UnknownResource(resource));
     }
 
     @Override
     public ResourceState state(String resource) {
-        return find(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
+        return read(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
     }
 
-    private Optional<ResourceState> find(String resource) {
+    /** The resource as committed, or empty when there is no such resource. */
+    public Optional<ResourceState> read(String resource) {
         try (PreparedStatement query = inspector().prepareStatement(
                         "SELECT generation, value FROM fencing.resources WHERE name = ?")) {
             query.setString(1, resource);

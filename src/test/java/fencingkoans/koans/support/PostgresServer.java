@@ -36,7 +36,7 @@ public final class PostgresServer implements ExecutionCondition {
     }
 
     /** The server; only called once the condition has let a koan run. */
-    static PgServer server() {
+    public static PgServer server() {
         PgServer server = find().server();
         if (server == null) {
             throw new IllegalStateException(find().description());
