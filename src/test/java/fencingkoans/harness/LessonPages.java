@@ -50,13 +50,18 @@ public final class LessonPages {
         return page.substring(0, begin + BEGIN.length()) + "\n" + koanList(lesson) + page.substring(end);
     }
 
+    /** "A.run, B.apply and C.install" becomes "`A.run`, `B.apply` and `C.install`": one code span per method. */
+    private static String codeSpans(String edit) {
+        return ("`" + edit + "`").replace(", ", "`, `").replace(" and ", "` and `");
+    }
+
     static String koanList(Course.LessonEntry lesson) {
         StringBuilder list = new StringBuilder();
         list.append("| Koan | What it proves | You edit |\n|---|---|---|\n");
         for (Course.KoanEntry entry : lesson.koans()) {
             list.append("| ").append(entry.card().number()).append(" ").append(entry.name())
                     .append(entry.card().twinNote().map(note -> " (" + note + ")").orElse("")).append(" | ")
-                    .append(entry.card().teaches()).append(" | `").append(entry.card().edit()).append("` |\n");
+                    .append(entry.card().teaches()).append(" | ").append(codeSpans(entry.card().edit())).append(" |\n");
         }
         list.append("\nHints, for when a koan has you stuck. Open one at a time.\n");
         for (Course.KoanEntry entry : lesson.koans()) {

@@ -75,7 +75,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
     @Koan(value = "2.12", edit = "FencedStore.apply",
             teaches = "No request at all is refused with a clear error, not a NullPointerException from deep inside.",
             hints = {
-                "What does your apply do first with request.resource() when request itself is null?",
+                "What does your apply do with a request that is itself null, before it reads any of its fields?",
                 "Before reading any field: if request is null, throw new IllegalArgumentException(\"request must "
                         + "not be null\")."})
     void aMissingRequestIsRefusedWithAClearError() {

@@ -30,11 +30,13 @@ interface Lesson2KoansOnEveryDestination extends KoansOnEveryDestination {
     @Koan(value = "2.4", edit = "FencedStore.apply",
             teaches = "The destination requires equality: a larger generation invented by a worker is rejected.",
             hints = {
-                "Does your check accept any generation that is 'at least' the installed one?",
+                "Which reason does your apply give a generation above the installed one? Stale means it was "
+                        + "installed once and replaced since; a number above the installed one was never installed.",
                 "Only the authority issues generations. A higher number than the installed one was never issued: "
                         + "return ApplyResult.Rejected.unissued(presented, installed)."})
     @AlsoOnPostgres(value = "6.5", hints = {
-        "Is your check 'at least the installed generation', or 'exactly'?",
+        "Which outcome does your function give a generation above the row's? 'stale' means installed once and "
+                + "replaced since, and the check must be 'exactly', not 'at least'.",
         "A generation above the row's was never issued: outcome := 'unissued'; installed := the row's generation; "
                 + "RETURN;"})
     default void aLargerGenerationInventedByTheWorkerIsRejected() {

@@ -19,11 +19,23 @@ public final class Refusals {
             Throwable refusal = catchThrowable(() -> worker.apply(request));
             assertThat(refusal)
                     .as("%s must be refused with an IllegalArgumentException whose message names '%s', but apply %s",
-                            request, field, refusal == null ? "returned normally" : "threw " + refusal)
+                            printable(String.valueOf(request)), field,
+                            refusal == null ? "returned normally" : "threw " + printable(refusal.toString()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(field);
         }
         assertThat(course.contents()).as("every row of the database after the refused request: a refusal "
                 + "happens before any effect").isEqualTo(before);
+    }
+
+    /**
+     * The text with control characters and surrogates written as Java escapes: a lone half of a surrogate pair
+     * cuts a build tool's console output short, and a newline would split the line it is quoted in.
+     */
+    private static String printable(String text) {
+        StringBuilder shown = new StringBuilder();
+        text.chars().forEach(c -> shown.append(Character.isISOControl(c) || Character.isSurrogate((char) c)
+                ? String.format("\\u%04X", c) : String.valueOf((char) c)));
+        return shown.toString();
     }
 }
