@@ -1,5 +1,7 @@
 package fencingkoans.evidence;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -59,10 +61,23 @@ final class ModelCheck {
                 .flatMap(Optional::stream).findFirst();
     }
 
-    /** One line on a finished run of {@link #firstFailure}: what ran, and how long it took from {@code started}. */
-    String summary(int sequences, long started) {
-        return String.format("%d sequences of up to %d steps (%d steps in all) from seed %d in %.1f s", sequences,
-                MAX_STEPS, comparedSteps, MASTER_SEED, (System.nanoTime() - started) / 1e9);
+    /** Fails with the report of the first disagreement among {@code sequences} seeds; prints what ran. */
+    void assertEverySequenceAgrees(int sequences, String destination) {
+        long started = System.nanoTime();
+
+        Optional<String> failure = firstFailure(sequences);
+
+        System.out.printf("model check on %s: %d sequences of up to %d steps (%d steps in all) from seed %d in %.1f s%n",
+                destination, sequences, MAX_STEPS, comparedSteps, MASTER_SEED, (System.nanoTime() - started) / 1e9);
+        assertThat(failure).as("the reference on %s must answer every step as the contract model does", destination)
+                .isEmpty();
+    }
+
+    /** The sequence of {@code -Devidence.seed=N} alone (the master seed without it), as a failure report asks. */
+    void assertTheGivenSeedAgrees() {
+        long seed = Long.getLong("evidence.seed", MASTER_SEED);
+
+        assertThat(check(seed, MAX_STEPS)).as("the sequence of seed %d (set it with -Devidence.seed=N)", seed).isEmpty();
     }
 
     /** How many steps were compared so far, shortening included. */

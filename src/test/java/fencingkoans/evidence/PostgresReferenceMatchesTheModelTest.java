@@ -1,10 +1,7 @@
 package fencingkoans.evidence;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import fencingkoans.koans.support.PostgresServer;
 import fencingkoans.pg.PgDatabase;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,22 +39,11 @@ class PostgresReferenceMatchesTheModelTest {
 
     @Test
     void everyRandomSequenceAgreesWithTheModel() {
-        ModelCheck check = new ModelCheck(() -> new PostgresStore(database), REPLAY);
-        long started = System.nanoTime();
-
-        Optional<String> failure = check.firstFailure(SEQUENCES);
-
-        System.out.println("model check on PostgreSQL: " + check.summary(SEQUENCES, started));
-        assertThat(failure).as("the PostgreSQL reference must answer every step as the contract model does").isEmpty();
+        new ModelCheck(() -> new PostgresStore(database), REPLAY).assertEverySequenceAgrees(SEQUENCES, "PostgreSQL");
     }
 
     @Test
     void aGivenSeedReplaysAlone() {
-        long seed = Long.getLong("evidence.seed", ModelCheck.MASTER_SEED);
-
-        Optional<String> failure = new ModelCheck(() -> new PostgresStore(database), REPLAY)
-                .check(seed, ModelCheck.MAX_STEPS);
-
-        assertThat(failure).as("the sequence of seed %d on PostgreSQL (set it with -Devidence.seed=N)", seed).isEmpty();
+        new ModelCheck(() -> new PostgresStore(database), REPLAY).assertTheGivenSeedAgrees();
     }
 }

@@ -29,23 +29,13 @@ class ReferenceMatchesTheModelTest {
 
     @Test
     void everyRandomSequenceAgreesWithTheModel() {
-        ModelCheck check = new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY);
-        long started = System.nanoTime();
-
-        Optional<String> failure = check.firstFailure(SEQUENCES);
-
-        System.out.println("model check: " + check.summary(SEQUENCES, started));
-        assertThat(failure).as("the reference must answer every step as the contract model does").isEmpty();
+        new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY)
+                .assertEverySequenceAgrees(SEQUENCES, "SQLite");
     }
 
     @Test
     void aGivenSeedReplaysAlone() {
-        long seed = Long.getLong("evidence.seed", ModelCheck.MASTER_SEED);
-
-        Optional<String> failure = new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY)
-                .check(seed, ModelCheck.MAX_STEPS);
-
-        assertThat(failure).as("the sequence of seed %d (set it with -Devidence.seed=N)", seed).isEmpty();
+        new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY).assertTheGivenSeedAgrees();
     }
 
     @Test
