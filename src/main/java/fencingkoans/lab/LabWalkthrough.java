@@ -13,7 +13,6 @@ import fencingkoans.store.Counterexamples;
 import fencingkoans.store.FencedStore;
 import java.io.IOException;
 import java.sql.Connection;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The lab as a story: each scenario runs on a fresh temporary database with whichever store the build
@@ -121,16 +120,16 @@ public final class LabWalkthrough {
         staleWorker.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, () -> {
             throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
         });
-        AtomicReference<String> outcome = new AtomicReference<>();
+        String outcome;
         try {
             Counterexamples.applyWithExternalCallInside(staleWorker, new ApplyRequest(FUND_A, 1, "a-2", 3),
                     payments);
-            outcome.set("it committed");
+            outcome = "it committed";
         } catch (InjectedFault fault) {
-            outcome.set("it rolled back (" + fault.getMessage() + ")");
+            outcome = "it rolled back (" + fault.getMessage() + ")";
         }
         scene.observe("an apply that calls a payment service inside its transaction fails before commit: "
-                + outcome.get() + "; fund-A's value is " + scene.value(FUND_A) + ", yet the service received "
+                + outcome + "; fund-A's value is " + scene.value(FUND_A) + ", yet the service received "
                 + payments.calls());
     }
 

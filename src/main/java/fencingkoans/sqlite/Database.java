@@ -76,10 +76,4 @@ public final class Database {
             throw new StoreException("copying the database to " + copy, e);
         }
     }
-
-    /** SQLITE_BUSY or SQLITE_LOCKED, including their extended codes: someone else holds the lock. */
-    public static boolean isContention(SQLException e) {
-        int primary = e.getErrorCode() & 0xff;
-        return primary == 5 || primary == 6;
-    }
 }

@@ -9,8 +9,15 @@ public final class StoreException extends RuntimeException {
         super(doing + " failed: " + cause.getMessage(), cause);
     }
 
-    /** True when the statement failed only because another connection held the lock it needed. */
+    /**
+     * True when the statement failed only because another connection held the lock it needed: SQLITE_BUSY or
+     * SQLITE_LOCKED, including their extended codes.
+     */
     public boolean isContention() {
-        return getCause() instanceof SQLException sql && Database.isContention(sql);
+        if (getCause() instanceof SQLException sql) {
+            int primary = sql.getErrorCode() & 0xff;
+            return primary == 5 || primary == 6;
+        }
+        return false;
     }
 }

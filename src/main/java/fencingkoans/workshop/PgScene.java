@@ -6,6 +6,7 @@ import static fencingkoans.pg.PgRole.WORKER;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.lab.Scene;
+import fencingkoans.pg.PgAuthority;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgException;
 import fencingkoans.pg.PgFencedStore;
@@ -56,29 +57,10 @@ final class PgScene implements Destination, AutoCloseable {
         return session;
     }
 
-    /**
-     * The trusted authority, holding the owner role, installs a higher generation. It takes the row's lock
-     * without waiting, so a transaction that holds the row makes this contention, as on SQLite.
-     */
+    /** The trusted authority, holding the owner role, on the scene's owner session: see {@link PgAuthority}. */
     @Override
     public InstallResult install(String resource, long generation) {
-        try (PreparedStatement install = owner().prepareStatement("UPDATE fencing.resources SET generation = ?"
-                + " WHERE name = (SELECT name FROM fencing.resources WHERE name = ? FOR UPDATE NOWAIT)"
-                + " AND generation < ?")) {
-            install.setLong(1, generation);
-            install.setString(2, resource);
-            install.setLong(3, generation);
-            if (install.executeUpdate() != 1) {
-                throw new IllegalStateException("the authority could not install generation " + generation
-                        + " on " + resource + ": it is not above the installed one, or there is no such resource");
-            }
-            return new InstallResult.Installed(resource, generation);
-        } catch (SQLException e) {
-            if (SqlState.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                return new InstallResult.Contended(resource);
-            }
-            throw new PgException("installing generation " + generation + " on " + resource, e);
-        }
+        return new PgAuthority(owner()).install(resource, generation);
     }
 
     /** The resource's committed generation, value and number of request records, as the owner sees them. */

@@ -80,11 +80,6 @@ final class ModelCheck {
         assertThat(check(seed, MAX_STEPS)).as("the sequence of seed %d (set it with -Devidence.seed=N)", seed).isEmpty();
     }
 
-    /** How many steps were compared so far, shortening included. */
-    long comparedSteps() {
-        return comparedSteps;
-    }
-
     /** Runs a fixed list of steps; the first disagreement, if any. */
     Optional<Mismatch> replay(List<Step> steps) {
         ContractModel model = new ContractModel();

@@ -1,49 +1,28 @@
 package fencingkoans.evidence;
 
-import fencingkoans.koans.support.PostgresServer;
-import fencingkoans.pg.PgDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import fencingkoans.koans.support.PgCourseKoans;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The same model-based check on the PostgreSQL reference of lesson 6: the admitting function in the track's
  * {@code apply_request.sql}, with the grants of {@code grants.sql}, called by the worker role. The sequences are
  * the SQLite check's, from the same master seed, except that an apply with a fault is a plain apply here: the
- * function runs inside the server and has no checkpoint to stop at. Skipped, with the reason, without a server.
+ * function runs inside the server and has no checkpoint to stop at. It runs on lesson 6's fixture: skipped, with
+ * the reason, without a server.
  */
-@ExtendWith(PostgresServer.class)
-class PostgresReferenceMatchesTheModelTest {
+class PostgresReferenceMatchesTheModelTest extends PgCourseKoans {
 
     /** Fewer than on SQLite by default: every step is a round trip to the server, and so is every comparison. */
     private static final int SEQUENCES = Integer.getInteger("evidence.pg.sequences", 300);
     private static final String REPLAY = "PostgresReferenceMatchesTheModelTest#aGivenSeedReplaysAlone";
 
-    private static PgDatabase database;
-
-    @BeforeEach
-    void createTheDatabaseOnce() {
-        if (database == null) {
-            database = PgDatabase.create(PostgresServer.server());
-        }
-    }
-
-    @AfterAll
-    static void dropTheDatabase() {
-        if (database != null) {
-            database.close();
-            database = null;
-        }
-    }
-
     @Test
     void everyRandomSequenceAgreesWithTheModel() {
-        new ModelCheck(() -> new PostgresStore(database), REPLAY).assertEverySequenceAgrees(SEQUENCES, "PostgreSQL");
+        new ModelCheck(() -> new PostgresStore(database()), REPLAY).assertEverySequenceAgrees(SEQUENCES, "PostgreSQL");
     }
 
     @Test
     void aGivenSeedReplaysAlone() {
-        new ModelCheck(() -> new PostgresStore(database), REPLAY).assertTheGivenSeedAgrees();
+        new ModelCheck(() -> new PostgresStore(database()), REPLAY).assertTheGivenSeedAgrees();
     }
 }

@@ -1,6 +1,5 @@
 package fencingkoans.harness;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,8 +15,8 @@ final class ExerciseFiles {
     }
 
     /** "FencedStore.apply" becomes "exercises/src/main/java/fencingkoans/store/FencedStore.java (method apply)". */
-    static List<String> describe(String edit) {
-        return Arrays.stream(edit.split(" and ")).map(String::strip).map(ExerciseFiles::describeOne).toList();
+    static List<String> describe(List<String> edits) {
+        return edits.stream().map(ExerciseFiles::describeOne).toList();
     }
 
     private static String describeOne(String classDotMethod) {

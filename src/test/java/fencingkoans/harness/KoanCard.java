@@ -28,6 +28,11 @@ public record KoanCard(String number, String teaches, String edit, List<String> 
                         Optional.of(onPostgres.value())));
     }
 
+    /** The methods or files to edit, one each: "A.run, B.apply and C.install" gives A.run, B.apply, C.install. */
+    public List<String> edits() {
+        return List.of(edit.split(", | and "));
+    }
+
     /** The koan's number, or the method's name when it is no koan. */
     public static String numberOf(Class<?> testClass, Method method) {
         return of(testClass, method).map(KoanCard::number).orElse(method.getName());

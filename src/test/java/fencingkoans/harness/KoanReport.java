@@ -32,7 +32,9 @@ public final class KoanReport implements TestExecutionListener {
     private record Outcome(Status status, String reason, Throwable failure) {
     }
 
-    private final List<Course.LessonEntry> lessons = Course.lessons();
+    /** Read when a run holds koans: every launcher session (evidence, workshop, an IDE's) creates this listener. */
+    private List<Course.LessonEntry> lessons = List.of();
+    private int total;
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final Set<String> planned = new HashSet<>();
     private boolean allHints;
@@ -41,10 +43,15 @@ public final class KoanReport implements TestExecutionListener {
     public void testPlanExecutionStarted(TestPlan testPlan) {
         outcomes.clear();
         planned.clear();
+        Set<String> inPlan = testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
+                .map(KoanReport::key).flatMap(Optional::stream).collect(Collectors.toSet());
+        boolean holdsKoans = inPlan.stream().anyMatch(key -> Course.lessonClassNames().stream()
+                .anyMatch(lesson -> key.startsWith(lesson + "#") || key.startsWith(lesson + "$")));
+        lessons = holdsKoans ? Course.lessons() : List.of();
+        total = lessons.stream().mapToInt(lesson -> lesson.koans().size()).sum();
         allHints = testPlan.getConfigurationParameters().get(HINTS).map("all"::equalsIgnoreCase).orElse(false);
         lessons.forEach(lesson -> lesson.koans().forEach(koan -> planned.add(key(lesson, koan))));
-        planned.retainAll(testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
-                .map(KoanReport::key).flatMap(Optional::stream).collect(Collectors.toSet()));
+        planned.retainAll(inPlan);
     }
 
     @Override
@@ -105,8 +112,7 @@ public final class KoanReport implements TestExecutionListener {
             out.addAll(noFailure());
         }
         out.add("");
-        out.add("Progress: " + count(Status.PASSED) + "/" + lessons.stream().mapToInt(l -> l.koans().size()).sum()
-                + " koans");
+        out.add("Progress: " + count(Status.PASSED) + "/" + total + " koans");
         return String.join(System.lineSeparator(), out);
     }
 
@@ -131,7 +137,7 @@ public final class KoanReport implements TestExecutionListener {
                 + koan.card().twinNote().map(note -> " (" + note + ")").orElse(""));
         out.add("  It teaches:  " + koan.card().teaches());
         Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
-        List<String> edits = ExerciseFiles.describe(koan.card().edit());
+        List<String> edits = ExerciseFiles.describe(koan.card().edits());
         if (stub.isPresent()) {
             boolean sql = stub.get().file().endsWith(".sql");
             out.add("  What failed: " + stub.get().method() + " is not written yet: it still "
@@ -181,7 +187,6 @@ public final class KoanReport implements TestExecutionListener {
 
     private List<String> noFailure() {
         List<String> out = new ArrayList<>();
-        long total = lessons.stream().mapToInt(lesson -> lesson.koans().size()).sum();
         if (count(Status.PASSED) == total) {
             out.add(Files.isDirectory(Path.of("solutions"))
                     ? "Every koan passes. Compare your exercises/ with the reference in solutions/, and watch your own"

@@ -42,8 +42,11 @@ public final class KoanWatch {
     private static final long QUIET_MILLIS = 60;
 
     private final Path sources = Path.of("exercises/src/main/java");
+    /** Lesson 6's SQL, read as it is saved: it comes ahead of the copy the build left in target/classes. */
+    private final Path resources = Path.of("exercises/src/main/resources");
     private final Path compiled = Path.of("target/watch/classes");
-    private final List<Path> courseClasses = List.of(compiled, Path.of("target/classes"), Path.of("target/test-classes"));
+    private final List<Path> courseClasses = List.of(compiled, resources, Path.of("target/classes"),
+            Path.of("target/test-classes"));
     private final JavaCompiler compiler = systemCompiler();
     /** Kept for as long as it watches: it reads the libraries' jars once, not on every save. */
     private final StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null);
@@ -61,22 +64,24 @@ public final class KoanWatch {
 
     private void watch() throws IOException, InterruptedException {
         try (WatchService watcher = FileSystems.getDefault().newWatchService()) {
-            try (Stream<Path> folders = Files.walk(sources)) {
-                for (Path folder : folders.filter(Files::isDirectory).toList()) {
-                    folder.register(watcher, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE);
+            for (Path watched : List.of(sources, resources)) {
+                try (Stream<Path> folders = Files.walk(watched)) {
+                    for (Path folder : folders.filter(Files::isDirectory).toList()) {
+                        folder.register(watcher, ENTRY_CREATE, ENTRY_MODIFY, ENTRY_DELETE);
+                    }
                 }
             }
             runOnce("[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
             while (true) {
                 WatchKey changed = watcher.take();
-                boolean javaFileChanged = false;
+                boolean exerciseChanged = false;
                 while (changed != null) {
-                    javaFileChanged |= changed.pollEvents().stream()
-                            .anyMatch(event -> event.context().toString().endsWith(".java"));
+                    exerciseChanged |= changed.pollEvents().stream().map(event -> event.context().toString())
+                            .anyMatch(file -> file.endsWith(".java") || file.endsWith(".sql"));
                     changed.reset();
                     changed = watcher.poll(QUIET_MILLIS, TimeUnit.MILLISECONDS);
                 }
-                if (javaFileChanged) {
+                if (exerciseChanged) {
                     runOnce("[watch] exercises/ changed: compiling it and running the koans again");
                 }
             }

@@ -50,9 +50,11 @@ public final class LessonPages {
         return page.substring(0, begin + BEGIN.length()) + "\n" + koanList(lesson) + page.substring(end);
     }
 
-    /** "A.run, B.apply and C.install" becomes "`A.run`, `B.apply` and `C.install`": one code span per method. */
-    private static String codeSpans(String edit) {
-        return ("`" + edit + "`").replace(", ", "`, `").replace(" and ", "` and `");
+    /** "`A.run`, `B.apply` and `C.install`": one code span per method. */
+    private static String codeSpans(List<String> edits) {
+        List<String> spans = edits.stream().map(edit -> "`" + edit + "`").toList();
+        return spans.size() == 1 ? spans.get(0)
+                : String.join(", ", spans.subList(0, spans.size() - 1)) + " and " + spans.get(spans.size() - 1);
     }
 
     static String koanList(Course.LessonEntry lesson) {
@@ -61,7 +63,7 @@ public final class LessonPages {
         for (Course.KoanEntry entry : lesson.koans()) {
             list.append("| ").append(entry.card().number()).append(" ").append(entry.name())
                     .append(entry.card().twinNote().map(note -> " (" + note + ")").orElse("")).append(" | ")
-                    .append(entry.card().teaches()).append(" | ").append(codeSpans(entry.card().edit())).append(" |\n");
+                    .append(entry.card().teaches()).append(" | ").append(codeSpans(entry.card().edits())).append(" |\n");
         }
         list.append("\nHints, for when a koan has you stuck. Open one at a time.\n");
         for (Course.KoanEntry entry : lesson.koans()) {

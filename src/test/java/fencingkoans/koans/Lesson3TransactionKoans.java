@@ -1,5 +1,6 @@
 package fencingkoans.koans;
 
+import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -35,6 +36,8 @@ class Lesson3TransactionKoans extends CourseKoans {
 
     private static final ApplyRequest WORKER_A = new ApplyRequest(FUND_A, 1, "a-1", 7);
     private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
+    private static final String NEVER_SCRIPTED = "apply never called ledger.installedGeneration, where this moment "
+            + "is scripted";
 
     @Koan(value = "3.1", edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
             teaches = "While apply sits between its check and its effect, the authority cannot install a generation.",
@@ -56,7 +59,7 @@ class Lesson3TransactionKoans extends CourseKoans {
 
         assertThat(installInTheGap.get()).as("the authority's install, attempted while worker A's apply sat "
                 + "between reading generation 1 and applying its delta: it must find the write lock taken%s",
-                        neverScripted(installInTheGap.get()))
+                        because(installInTheGap.get(), NEVER_SCRIPTED))
                 .isEqualTo(new InstallResult.Contended(FUND_A));
         assertThat(result).as("worker A's apply, which held the lock").isEqualTo(new Applied(7));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after both").isEqualTo(1);
@@ -76,7 +79,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         workerA.apply(WORKER_A);
 
         assertThat(probeOutcome.get()).as("another connection trying BEGIN IMMEDIATE while apply has only read "
-                + "the generation: the lock must already be apply's%s", neverScripted(probeOutcome.get()))
+                + "the generation: the lock must already be apply's%s", because(probeOutcome.get(), NEVER_SCRIPTED))
                 .startsWith("busy");
     }
 
@@ -96,7 +99,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         workerA.apply(WORKER_A);
 
         assertThat(bInTheGap.get()).as("worker B's apply while A holds the lock: nothing is wrong with B's "
-                + "request, it only has to wait its turn (null: A's apply never called ledger.installedGeneration)")
+                + "request, it only has to wait its turn%s", because(bInTheGap.get(), NEVER_SCRIPTED))
                 .isEqualTo(new Contended(FUND_A));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
     }
@@ -138,7 +141,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         ApplyResult retriedAgain = workerA.apply(WORKER_A);
 
         assertThat(duringInstall.get()).as("A's apply, made while the authority's install sat at its "
-                + "generation check (null: install never read the generation, so that moment never came)")
+                + "generation check%s", because(duringInstall.get(), "install never read the generation, so that "
+                        + "moment never came"))
                 .isEqualTo(new Contended(FUND_A));
         assertThat(afterInstall).as("A's retry once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
         assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 2));
@@ -206,8 +210,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         long valueAfterFailure = course.value(FUND_A);
         InstallResult install = course.authority().install(FUND_A, 2);
 
-        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself "
-                + "(null: it was swallowed)").isInstanceOf(InjectedFault.class);
+        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself%s",
+                because(failure, "it was swallowed")).isInstanceOf(InjectedFault.class);
         assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must not "
                 + "have been committed").isZero();
         assertThat(install).as("another connection's install after the failed apply: the lock must be free, so "
@@ -234,7 +238,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         Throwable installFailure = catchThrowable(() -> closedAuthority.install(FUND_A, 2));
 
         assertThat(applyFailure).as("what an apply on a store whose connection is closed throws: no retry can "
-                + "help, so it must fail, not answer Contended (null: it answered instead)")
+                + "help, so it must fail, not answer Contended%s", because(applyFailure, "it answered instead"))
                 .isInstanceOf(StoreException.class);
         assertThat(installFailure).as("what an install on an authority whose connection is closed throws: the "
                 + "same").isInstanceOf(StoreException.class);
@@ -275,11 +279,5 @@ class Lesson3TransactionKoans extends CourseKoans {
         } catch (SQLException e) {
             return "busy: " + e.getMessage();
         }
-    }
-
-    /** Said only when the scripted moment never came, so that it is not read as the reason of every failure. */
-    private static String neverScripted(Object observed) {
-        return observed == null ? " (it never ran: apply never called ledger.installedGeneration, where this moment "
-                + "is scripted)" : "";
     }
 }

@@ -1,5 +1,6 @@
 package fencingkoans.koans;
 
+import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -38,10 +39,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             throw new InjectedFault(Checkpoint.AFTER_VALUE_UPDATE);
         });
 
-        assertThat(catchThrowable(() -> worker.apply(R1)))
-                .as("what apply throws when a fault is injected after its update: the fault itself (null: it was "
-                        + "swallowed)")
-                .isInstanceOf(InjectedFault.class);
+        Throwable failure = catchThrowable(() -> worker.apply(R1));
+        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself%s",
+                because(failure, "it was swallowed")).isInstanceOf(InjectedFault.class);
         ApplyResult retry = worker.apply(R1);
 
         assertThat(course.records()).as("request records after the retry: the aborted try left none of its own")

@@ -19,10 +19,6 @@ final class KoanRun {
         return byKoan.values();
     }
 
-    KoanOutcome outcome(String koan) {
-        return byKoan.get(koan);
-    }
-
     List<KoanOutcome> passing() {
         return select(KoanOutcome::passed);
     }

@@ -41,11 +41,6 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
         return folder;
     }
 
-    @Override
-    public String toString() {
-        return name;
-    }
-
     private static String field(List<String> lines, String label, Path file) {
         return lines.stream().takeWhile(line -> !line.startsWith("--- ")).filter(line -> line.startsWith(label))
                 .map(line -> line.substring(label.length()).trim()).findFirst()

@@ -33,23 +33,11 @@ final class TrackCompiler {
         if (exit != 0) {
             throw new IllegalStateException("the track " + track + " does not compile:\n" + diagnostics.toString(StandardCharsets.UTF_8));
         }
-        copyResources(track.resolve("src/main/resources"), classes);
+        Path resources = track.resolve("src/main/resources");
+        if (Files.isDirectory(resources)) {
+            Folders.copyTree(resources, classes);
+        }
         return classes;
-    }
-
-    private static void copyResources(Path resources, Path classes) {
-        if (!Files.isDirectory(resources)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(resources)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                Path target = classes.resolve(resources.relativize(file).toString());
-                Files.createDirectories(target.getParent());
-                Files.copy(file, target);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("copying the resources of " + resources, e);
-        }
     }
 
     private static List<String> javaFiles(Path root) {

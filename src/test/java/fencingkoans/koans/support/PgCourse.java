@@ -5,6 +5,7 @@ import static fencingkoans.pg.PgRole.WORKER;
 
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
+import fencingkoans.pg.PgAuthority;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgException;
 import fencingkoans.pg.PgFencedStore;
@@ -50,26 +51,10 @@ public final class PgCourse implements Destination, AutoCloseable {
         return database.roleName(role);
     }
 
-    /**
-     * The trusted authority installs a strictly higher generation, as lesson 2's {@code Authority} does. Given
-     * code here: it holds the owner role and writes directly, and who holds that role is outside what the
-     * database can check.
-     */
+    /** The trusted authority, given code here: {@link PgAuthority} on the owner session this course looks with. */
     @Override
     public InstallResult install(String resource, long generation) {
-        try (PreparedStatement install = inspector().prepareStatement(
-                        "UPDATE fencing.resources SET generation = ? WHERE name = ? AND generation < ?")) {
-            install.setLong(1, generation);
-            install.setString(2, resource);
-            install.setLong(3, generation);
-            if (install.executeUpdate() == 1) {
-                return new InstallResult.Installed(resource, generation);
-            }
-        } catch (SQLException e) {
-            throw new PgException("installing generation " + generation + " on " + resource, e);
-        }
-        return read(resource).<InstallResult>map(found -> new InstallResult.NotHigher(resource, found.generation(),
-                generation)).orElse(new InstallResult.UnknownResource(resource));
+        return new PgAuthority(inspector()).install(resource, generation);
     }
 
     @Override

@@ -18,6 +18,11 @@ public abstract class PgCourseKoans {
 
     protected PgCourse course;
 
+    /** The class's course database, for a test that builds fixtures of its own on it. */
+    protected static PgDatabase database() {
+        return database;
+    }
+
     @AfterAll
     static void dropTheCourseDatabase() {
         if (database != null) {
