@@ -1,5 +1,8 @@
 package fencingkoans.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,6 +29,14 @@ import org.junit.platform.launcher.TestPlan;
 public final class KoanReport implements TestExecutionListener {
 
     public static final String HINTS = "koans.hints";
+    /**
+     * Where the report goes instead of standard output, when the build prints it itself as its very last step
+     * ({@link PrintReportLast}). Its first line is one of the outcomes below.
+     */
+    public static final String REPORT_FILE = "koans.report.file";
+    static final String PASSED = "outcome: passed";
+    static final String FAILED = "outcome: failed";
+    static final String UNFINISHED = "outcome: unfinished";
 
     private enum Status { PASSED, FAILED, LOCKED, SKIPPED }
 
@@ -38,6 +49,8 @@ public final class KoanReport implements TestExecutionListener {
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final Set<String> planned = new HashSet<>();
     private boolean allHints;
+    /** Whether anything in the plan failed, koan or not: what a build tool counts as a failed run. */
+    private boolean anyFailed;
 
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
@@ -52,6 +65,11 @@ public final class KoanReport implements TestExecutionListener {
         allHints = testPlan.getConfigurationParameters().get(HINTS).map("all"::equalsIgnoreCase).orElse(false);
         lessons.forEach(lesson -> lesson.koans().forEach(koan -> planned.add(key(lesson, koan))));
         planned.retainAll(inPlan);
+        anyFailed = false;
+        if (!planned.isEmpty()) {
+            // Left in place only if this run never reaches its end, so that the build cannot call it a success.
+            reportFile().ifPresent(file -> write(file, UNFINISHED));
+        }
     }
 
     @Override
@@ -71,6 +89,7 @@ public final class KoanReport implements TestExecutionListener {
             case ABORTED -> new Outcome(Status.SKIPPED, failure == null ? "aborted" : failure.getMessage(), null);
             case FAILED -> new Outcome(Status.FAILED, null, failure);
         };
+        anyFailed |= outcome.status() == Status.FAILED;
         key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
         if (outcome.status() != Status.PASSED) {
             shareWithKoansOf(test, outcome);
@@ -87,9 +106,28 @@ public final class KoanReport implements TestExecutionListener {
 
     @Override
     public void testPlanExecutionFinished(TestPlan testPlan) {
-        if (!planned.isEmpty()) {
+        if (planned.isEmpty()) {
+            return;
+        }
+        Optional<Path> file = reportFile();
+        if (file.isPresent()) {
+            write(file.get(), (anyFailed ? FAILED : PASSED) + System.lineSeparator() + render());
+        } else {
             System.out.println(render());
             System.out.flush();
+        }
+    }
+
+    private static Optional<Path> reportFile() {
+        return Optional.ofNullable(System.getProperty(REPORT_FILE)).filter(name -> !name.isBlank()).map(Path::of);
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, text + System.lineSeparator(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the koan report cannot be written to " + file, e);
         }
     }
 
@@ -112,8 +150,25 @@ public final class KoanReport implements TestExecutionListener {
             out.addAll(noFailure());
         }
         out.add("");
-        out.add("Progress: " + count(Status.PASSED) + "/" + total + " koans");
+        out.add(progress());
         return String.join(System.lineSeparator(), out);
+    }
+
+    /** Counts the koans that could run here; those skipped (a missing server) are named apart, not as undone. */
+    private String progress() {
+        long skipped = count(Status.SKIPPED);
+        String line = "Progress: " + count(Status.PASSED) + "/" + (total - skipped) + " koans";
+        if (skipped == 0) {
+            return line;
+        }
+        List<String> reasons = outcomes.values().stream().filter(outcome -> outcome.status() == Status.SKIPPED)
+                .map(outcome -> shortReason(outcome.reason())).distinct().toList();
+        return line + " (" + skipped + " skipped" + (reasons.size() == 1 ? ": " + reasons.get(0) : "") + ")";
+    }
+
+    /** A skip reason's first clause: "Skipped: no PostgreSQL server for this lesson. Set ..." gives "no PostgreSQL server for this lesson". */
+    private static String shortReason(String reason) {
+        return reason.replaceFirst("^Skipped: ", "").split("\\. | \\(|\\.$", 2)[0];
     }
 
     private String tableRow(Course.LessonEntry lesson) {
