@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -23,11 +26,8 @@ import java.util.UUID;
  */
 public final class PgDatabase implements AutoCloseable {
 
-    /** The learner's SQL, read from the track's resources and run as the owner, in this order. */
+    /** The learner's SQL, read from the track's resources and run as the owner, in this order: the function first. */
     private static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
-
-    /** Written as {@code ${worker}} in the track's SQL, replaced by this run's worker role. */
-    private static final String WORKER_PLACEHOLDER = "${worker}";
 
     private static final String SCHEMA = """
             CREATE SCHEMA fencing;
@@ -71,9 +71,7 @@ public final class PgDatabase implements AutoCloseable {
         try {
             database.createRolesAndDatabase();
             database.createSchema();
-            for (String script : TRACK_SCRIPTS) {
-                database.runAsOwner(script, database.trackScript(script));
-            }
+            database.runTrackScripts();
             return database;
         } catch (RuntimeException failure) {
             database.dropQuietly(failure);
@@ -156,14 +154,43 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
-    private String trackScript(String resource) {
+    /**
+     * Runs the track's SQL as the owner, one statement at a time, so that a refused statement is known together
+     * with its place in the learner's file; then checks that the worker can reach the tables through the function.
+     * A failure of either is a {@link PgSetupFailure} that says which file to edit, where, and why.
+     */
+    private void runTrackScripts() {
+        List<TrackScript> scripts = Arrays.stream(TRACK_SCRIPTS)
+                .map(resource -> new TrackScript(resource, trackScript(resource), roles.get(PgRole.WORKER))).toList();
+        try (Connection owner = connect(PgRole.OWNER); Statement statement = owner.createStatement()) {
+            // The learner's text goes to the server as written: no JDBC escape may rewrite it and move positions.
+            statement.setEscapeProcessing(false);
+            for (TrackScript script : scripts) {
+                for (TrackScript.Statement sql : script.statements()) {
+                    try {
+                        statement.execute(sql.sql());
+                    } catch (SQLException refusal) {
+                        throw SetupDiagnosis.refused(script, sql, refusal, scripts.get(0), owner);
+                    }
+                }
+            }
+            Optional<PgSetupFailure> noWayIn = SetupDiagnosis.wayIn(scripts.get(0), scripts.get(1), owner,
+                    roles.get(PgRole.WORKER));
+            if (noWayIn.isPresent()) {
+                throw noWayIn.get();
+            }
+        } catch (SQLException e) {
+            throw new PgException("running the track's SQL as the owner", e);
+        }
+    }
+
+    private static String trackScript(String resource) {
         try (InputStream in = PgDatabase.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is not on the classpath: is the track's "
                         + "src/main/resources a resource folder of the build?");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replace(WORKER_PLACEHOLDER, roles.get(PgRole.WORKER));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + resource, e);
         }

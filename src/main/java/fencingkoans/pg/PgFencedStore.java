@@ -47,28 +47,23 @@ public final class PgFencedStore {
                 return new Contended(request.resource());
             }
             if (SqlState.INVALID_PARAMETER_VALUE.equals(e.getSQLState())) {
-                throw new IllegalArgumentException(serverMessage(e), e);
+                throw new IllegalArgumentException(PgException.serverMessage(e), e);
             }
             if (SqlState.NUMERIC_VALUE_OUT_OF_RANGE.equals(e.getSQLState())) {
                 throw new IllegalArgumentException("delta " + request.delta() + " would take the value of "
-                        + request.resource() + " out of range (" + serverMessage(e) + ")", e);
+                        + request.resource() + " out of range (" + PgException.serverMessage(e) + ")", e);
             }
             if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
                 throw new PgException("fencing.apply_request for " + request + " (cancelled while it waited: PostgreSQL"
                         + " waits for a held row lock for ever unless the lock is taken with NOWAIT)", e);
             }
             if (SqlState.INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
-                throw new PgException("fencing.apply_request for " + request + " (it ran with the rights of the"
-                        + " calling role, which may not touch the tables: a function runs with its caller's rights"
-                        + " unless it is declared SECURITY DEFINER)", e);
+                throw new PgException("fencing.apply_request for " + request + " (the worker lacks a privilege"
+                        + " this call needs: EXECUTE on the function, granted in grants.sql, or, for a function that"
+                        + " runs with its caller's rights, the tables; PostgreSQL's message names which)", e);
             }
             throw new PgException("fencing.apply_request for " + request, e);
         }
-    }
-
-    /** The server's own message: its first line, without the severity ("ERROR:") in front of it. */
-    private static String serverMessage(SQLException e) {
-        return String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceFirst("^\\p{Lu}+:\\s*", "");
     }
 
     private static ApplyResult answer(ApplyRequest request, ResultSet row) throws SQLException {

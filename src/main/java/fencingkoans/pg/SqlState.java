@@ -18,6 +18,17 @@ public final class SqlState {
     /** An arithmetic result left its type's range: here, a delta that would overflow a bigint value. */
     public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
 
+    /** The set-up's diagnosis of the learner's SQL (see SetupDiagnosis) tells these apart. */
+    static final String SYNTAX_ERROR = "42601";
+    static final String INVALID_FUNCTION_DEFINITION = "42P13";
+    static final String UNDEFINED_FUNCTION = "42883";
+    static final String UNDEFINED_OBJECT = "42704";
+    static final String UNDEFINED_TABLE = "42P01";
+    static final String UNDEFINED_COLUMN = "42703";
+    static final String INVALID_SCHEMA_NAME = "3F000";
+    static final String DUPLICATE_FUNCTION = "42723";
+    static final String DUPLICATE_OBJECT = "42710";
+
     private SqlState() {
     }
 }

@@ -1,6 +1,7 @@
 package fencingkoans.harness;
 
 import fencingkoans.contract.NotWrittenYet;
+import fencingkoans.pg.PgSetupFailure;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +46,16 @@ final class FailureStory {
             Matcher quoted = STUB.matcher(String.valueOf(cause.getMessage()));
             if (quoted.find()) {
                 return Optional.of(new Stub(quoted.group(1), quoted.group(2)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Lesson 6's set-up stopped on the learner's SQL, if that is what failed: its diagnosis. */
+    static Optional<PgSetupFailure> setupFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PgSetupFailure setup) {
+                return Optional.of(setup);
             }
         }
         return Optional.empty();

@@ -1,5 +1,6 @@
 package fencingkoans.harness;
 
+import fencingkoans.pg.PgSetupFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -192,6 +193,11 @@ public final class KoanReport implements TestExecutionListener {
                 + koan.card().twinNote().map(note -> " (" + note + ")").orElse(""));
         out.add("  It teaches:  " + koan.card().teaches());
         Optional<FailureStory.Stub> stub = failure == null ? Optional.empty() : FailureStory.stub(failure);
+        Optional<PgSetupFailure> setup = failure == null ? Optional.empty() : FailureStory.setupFailure(failure);
+        if (setup.isPresent()) {
+            out.addAll(setupFailed(setup.get(), lesson));
+            return out;
+        }
         List<String> edits = ExerciseFiles.describe(koan.card().edits());
         if (stub.isPresent()) {
             boolean sql = stub.get().file().endsWith(".sql");
@@ -212,7 +218,22 @@ public final class KoanReport implements TestExecutionListener {
             FailureStory.koanLine(failure, koan.method().getDeclaringClass(), koan.methodName())
                     .ifPresent(line -> out.add("  The koan:    " + line));
         }
-        List<String> hints = koan.card().hints();
+        out.addAll(hints(koan.card().hints(), lesson));
+        return out;
+    }
+
+    /** The learner's SQL broke lesson 6's set-up: its real cause and place, and hints for that, not the koan's. */
+    private List<String> setupFailed(PgSetupFailure setup, Course.LessonEntry lesson) {
+        List<String> out = new ArrayList<>();
+        out.add("  What failed: the lesson's set-up, before the koan itself ran: " + setup.cause());
+        out.add("  PostgreSQL:  " + setup.serverSaid());
+        out.add("  Edit:        " + setup.location() + "  (line " + setup.line() + ", column " + setup.column() + ")");
+        out.addAll(hints(setup.hints(), lesson));
+        return out;
+    }
+
+    private List<String> hints(List<String> hints, Course.LessonEntry lesson) {
+        List<String> out = new ArrayList<>();
         int shown = allHints ? hints.size() : 1;
         for (int i = 0; i < shown; i++) {
             out.add("  Hint " + (i + 1) + " of " + hints.size() + ":  " + hints.get(i));

@@ -1,6 +1,7 @@
 package fencingkoans.koans.support;
 
 import fencingkoans.pg.PgDatabase;
+import fencingkoans.pg.PgSetupFailure;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public abstract class PgCourseKoans {
 
     private static PgDatabase database;
+    /** The learner's SQL broke the set-up: every koan of the class fails with that, without building it again. */
+    private static PgSetupFailure setupFailure;
 
     protected PgCourse course;
 
@@ -25,6 +28,7 @@ public abstract class PgCourseKoans {
 
     @AfterAll
     static void dropTheCourseDatabase() {
+        setupFailure = null;
         if (database != null) {
             database.close();
             database = null;
@@ -34,8 +38,16 @@ public abstract class PgCourseKoans {
     /** Created by the first koan that runs, so that a lesson skipped for want of a server never needs one. */
     @BeforeEach
     final void startFromTheSeededState() {
+        if (setupFailure != null) {
+            throw setupFailure;
+        }
         if (database == null) {
-            database = PgDatabase.create(PostgresServer.server());
+            try {
+                database = PgDatabase.create(PostgresServer.server());
+            } catch (PgSetupFailure failure) {
+                setupFailure = failure;
+                throw failure;
+            }
         }
         database.reset();
         course = new PgCourse(database);

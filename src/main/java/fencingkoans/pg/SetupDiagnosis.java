@@ -1,0 +1,214 @@
+package fencingkoans.pg;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Tells what in the learner's SQL keeps lesson 6's set-up from giving the koans a working database: a statement
+ * PostgreSQL refused (by its SQLSTATE, and for some by a look at the catalog), or, when every statement ran, a
+ * worker that cannot reach the function or a function that cannot reach the tables. Each answer names the file
+ * and the place to edit and carries hints for that cause. Given code.
+ */
+final class SetupDiagnosis {
+
+    /** The signature the Java side calls, as {@code regprocedure} reads it. */
+    static final String SIGNATURE = "fencing.apply_request(text,bigint,text,bigint)";
+    private static final String SIGNATURE_AS_WRITTEN = "fencing.apply_request(text, bigint, text, bigint)";
+
+    private static final Pattern CREATE_FUNCTION = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\b");
+    private static final Pattern LANGUAGE = Pattern.compile("(?i)\\bLANGUAGE\\b");
+    private static final Pattern REVOKE_ON_FUNCTIONS = Pattern.compile("(?is)REVOKE\\b.*\\bFUNCTIONS?\\b");
+    private static final Pattern REVOKE_ON_SCHEMA = Pattern.compile("(?is)REVOKE\\b.*\\bON\\s+SCHEMA\\b");
+    private static final Pattern REVOKE_ON_TABLES = Pattern.compile("(?is)REVOKE\\b.*\\bTABLES?\\b");
+
+    private SetupDiagnosis() {
+    }
+
+    /** {@code statement} of {@code script} failed with {@code refusal}; {@code owner} may still look at the catalog. */
+    static PgSetupFailure refused(TrackScript script, TrackScript.Statement statement, SQLException refusal,
+            TrackScript applyRequest, Connection owner) {
+        TrackScript.Place place = script.place(statement, PgException.position(refusal));
+        String said = refusal.getSQLState() + ", " + PgException.serverMessage(refusal);
+        String where = script.fileName() + " line " + place.line();
+        boolean inFunction = script == applyRequest;
+        return switch (String.valueOf(refusal.getSQLState())) {
+            case SqlState.SYNTAX_ERROR -> new PgSetupFailure("PostgreSQL cannot read " + where + ", column "
+                    + place.column() + ": the statement is not well-formed SQL there.", script, place, said,
+                    inFunction ? List.of("PostgreSQL stops at the first word that cannot follow what came before it."
+                                    + " Look there and just before it: the slip is often one word or one line earlier.",
+                            "In PL/pgSQL every statement ends with a semicolon, END IF; and END LOOP; too; IF needs "
+                                    + "THEN; := assigns; the body between $$ and $$ ends with END;")
+                            : List.of("PostgreSQL stops at the first word that cannot follow what came before it."
+                                    + " Look there and just before it.", "Each GRANT or REVOKE ends with a semicolon;"
+                                    + " a function is named with its argument types, " + SIGNATURE_AS_WRITTEN + "."),
+                    refusal);
+            case SqlState.INVALID_FUNCTION_DEFINITION -> new PgSetupFailure("PostgreSQL refuses the declaration of "
+                    + "the function at " + where + ": its parameters, its result or its options do not fit together.",
+                    script, place, said, List.of("The header of apply_request.sql fixes the declaration: four IN "
+                            + "parameters and four OUT parameters, with their names and types. Compare yours with it.",
+                            "With OUT parameters the function's result is their record: leave RETURNS out (or write "
+                                    + "RETURNS record), and keep the OUT parameters as the header gives them."),
+                    refusal);
+            case SqlState.UNDEFINED_FUNCTION -> undefinedFunction(script, statement, place, said, refusal, applyRequest,
+                    owner);
+            case SqlState.UNDEFINED_OBJECT -> new PgSetupFailure(where + " names a role or a type that this run's "
+                    + "database does not have.", script, place, said, List.of("The roles are created anew on every "
+                            + "run, with names of their own. How does your file name the worker role?",
+                            "Write the worker role as ${worker}, exactly as that: each run replaces it with the run's "
+                                    + "role name. Types are written as PostgreSQL spells them: text, bigint."),
+                    refusal);
+            case SqlState.UNDEFINED_TABLE, SqlState.UNDEFINED_COLUMN, SqlState.INVALID_SCHEMA_NAME ->
+                    new PgSetupFailure(where + " names a schema, table or column that the course's database does "
+                            + "not have.", script, place, said, List.of("Check the spelling against the tables the "
+                                    + "header of apply_request.sql lists, all in schema fencing.",
+                            "fencing.resources (name, generation, value) and fencing.request_records (resource, "
+                                    + "request_id, delta, generation, result_value)."), refusal);
+            case SqlState.DUPLICATE_FUNCTION, SqlState.DUPLICATE_OBJECT -> new PgSetupFailure(where + " creates "
+                    + "something that already exists: each run starts from a fresh database, so the file creates it "
+                    + "twice.", script, place, said, List.of("Is there a second CREATE FUNCTION (or another CREATE) "
+                            + "for the same thing further up the file?", "Keep one CREATE FUNCTION "
+                            + "fencing.apply_request, in apply_request.sql; grants.sql only grants and revokes."),
+                    refusal);
+            case SqlState.INSUFFICIENT_PRIVILEGE -> new PgSetupFailure("The owner role may not do what " + where
+                    + " asks.", script, place, said, List.of("Both files run as the owner role. It owns schema "
+                            + "fencing, its two tables and the function, and nothing else on the server.",
+                            "Grant and revoke only on what the owner owns: the tables in schema fencing and "
+                                    + SIGNATURE_AS_WRITTEN + "."), refusal);
+            default -> new PgSetupFailure("PostgreSQL refuses the statement at " + where + ".", script, place, said,
+                    List.of("PostgreSQL's message says what it could not do; the place is where it noticed.",
+                            "Run that statement on its own (psql) to try changes quickly; write ${worker} there as "
+                                    + "the role's name."), refusal);
+        };
+    }
+
+    /**
+     * After every statement ran: can the worker reach the function, and can the function reach the tables? The
+     * first that fails is the answer; empty when the worker can apply at all (whether correctly is for the koans).
+     */
+    static Optional<PgSetupFailure> wayIn(TrackScript applyRequest, TrackScript grants, Connection owner, String worker)
+            throws SQLException {
+        if (!one(owner, "SELECT to_regprocedure(?) IS NOT NULL", SIGNATURE)) {
+            return Optional.of(noSuchSignature(applyRequest, owner, null));
+        }
+        String every = "every call of fencing.apply_request by the worker would fail with 42501 (insufficient "
+                + "privilege)";
+        if (!one(owner, "SELECT has_schema_privilege(?, 'fencing', 'USAGE')", worker)) {
+            return Optional.of(new PgSetupFailure("The worker role may not look into schema fencing, so it cannot "
+                    + "even find the function: grants.sql took USAGE on the schema away from it.", grants,
+                    placeOf(grants, REVOKE_ON_SCHEMA), every + ", permission denied for schema fencing", List.of(
+                            "A role needs USAGE on a schema to reach anything in it, the function included. Taking "
+                                    + "the tables away needs no change to the schema.",
+                            "Leave USAGE ON SCHEMA fencing as it is (every role has it, as found), or GRANT USAGE ON "
+                                    + "SCHEMA fencing TO ${worker};"), null));
+        }
+        if (!one(owner, "SELECT has_function_privilege(?, '" + SIGNATURE + "', 'EXECUTE')", worker)) {
+            return Optional.of(new PgSetupFailure("The worker role may not execute fencing.apply_request: grants.sql "
+                    + "takes EXECUTE away (from PUBLIC, and so from every role) and gives it back to no one.", grants,
+                    placeOf(grants, REVOKE_ON_FUNCTIONS), every + ", permission denied for function apply_request",
+                    List.of("Revoking from PUBLIC takes the privilege from the worker as well: it only ever had it "
+                                    + "as one of everyone. Who should still be able to call the function?",
+                            "After the REVOKE, GRANT EXECUTE ON FUNCTION " + SIGNATURE_AS_WRITTEN + " TO ${worker};"),
+                    null));
+        }
+        boolean ownersRights = one(owner, "SELECT prosecdef FROM pg_proc WHERE oid = '" + SIGNATURE + "'::regprocedure",
+                null);
+        boolean workerReachesTables = one(owner, "SELECT has_table_privilege(?1, 'fencing.resources', 'SELECT')"
+                + " AND has_table_privilege(?1, 'fencing.resources', 'UPDATE')"
+                + " AND has_table_privilege(?1, 'fencing.request_records', 'SELECT')"
+                + " AND has_table_privilege(?1, 'fencing.request_records', 'INSERT')", worker);
+        if (!ownersRights && !workerReachesTables) {
+            TrackScript.Place place = applyRequest.first(CREATE_FUNCTION)
+                    .map(statement -> applyRequest.place(statement, LANGUAGE)).orElse(applyRequest.place(0));
+            return Optional.of(new PgSetupFailure("fencing.apply_request runs with the rights of its caller, the "
+                    + "worker, and grants.sql" + placeOf(grants, REVOKE_ON_TABLES, " (line %d)") + " takes the "
+                    + "worker's privileges on the tables away: the function cannot read or write them either.",
+                    applyRequest, place, every + ", permission denied for table resources", List.of(
+                            "A function runs with its caller's rights unless it is declared otherwise. Whose rights "
+                                    + "should the one door into the tables run with?",
+                            "Declare the function SECURITY DEFINER, next to LANGUAGE plpgsql here. (ALTER FUNCTION "
+                                    + SIGNATURE_AS_WRITTEN + " SECURITY DEFINER; in grants.sql works as well.)"),
+                    null));
+        }
+        return Optional.empty();
+    }
+
+    /** A function call PostgreSQL could not match: whose file is wrong depends on what apply_request.sql created. */
+    private static PgSetupFailure undefinedFunction(TrackScript script, TrackScript.Statement statement,
+            TrackScript.Place place, String said, SQLException refusal, TrackScript applyRequest, Connection owner) {
+        boolean signatureThere;
+        try {
+            signatureThere = one(owner, "SELECT to_regprocedure(?) IS NOT NULL", SIGNATURE);
+        } catch (SQLException lookFailed) {
+            refusal.addSuppressed(lookFailed);
+            signatureThere = true;
+        }
+        if (script != applyRequest && !signatureThere) {
+            return noSuchSignature(applyRequest, owner, refusal);
+        }
+        String where = script.fileName() + " line " + place.line();
+        return new PgSetupFailure(where + " calls or names a function with argument types that no function has.",
+                script, place, said, List.of("PostgreSQL finds a function by its name and its argument types "
+                        + "together. Which types does this line give it?", script == applyRequest
+                        ? "Cast where the types differ, for example p_delta::bigint; PostgreSQL's message names the "
+                                + "types it looked for."
+                        : "The function is " + SIGNATURE_AS_WRITTEN + ": write it with exactly these types."),
+                refusal);
+    }
+
+    /** No {@code fencing.apply_request} with the signature the Java side calls: apply_request.sql must change. */
+    private static PgSetupFailure noSuchSignature(TrackScript applyRequest, Connection owner, SQLException refusal) {
+        List<String> found = new ArrayList<>();
+        try (PreparedStatement query = owner.prepareStatement("SELECT n.nspname || '.' || p.proname || '('"
+                + " || pg_get_function_identity_arguments(p.oid) || ')' FROM pg_proc p "
+                + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'apply_request' "
+                + "AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1");
+                ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                found.add(rows.getString(1));
+            }
+        } catch (SQLException lookFailed) {
+            if (refusal != null) {
+                refusal.addSuppressed(lookFailed);
+            }
+        }
+        TrackScript.Place place = placeOf(applyRequest, CREATE_FUNCTION);
+        String said = refusal != null ? refusal.getSQLState() + ", " + PgException.serverMessage(refusal)
+                : "every call of fencing.apply_request would fail with 42883, function does not exist";
+        return new PgSetupFailure("The Java side calls " + SIGNATURE_AS_WRITTEN + ", but apply_request.sql "
+                + (found.isEmpty() ? "creates no function of that name." : "creates " + String.join(" and ", found)
+                + " instead."), applyRequest, place, said, List.of("A function is known by its schema, its name "
+                        + "and its argument types, all three. Compare your CREATE FUNCTION line with the header.",
+                "CREATE FUNCTION fencing.apply_request(p_resource text, p_generation bigint, p_request_id text, "
+                        + "p_delta bigint, OUT ...), with the schema written out, as the shipped file has it."),
+                refusal);
+    }
+
+    /** The first statement of {@code script} that {@code statement} matches, else the end of the file. */
+    private static TrackScript.Place placeOf(TrackScript script, Pattern statement) {
+        return script.first(statement).map(found -> script.place(found.firstWord())).orElse(script.end());
+    }
+
+    private static String placeOf(TrackScript script, Pattern statement, String format) {
+        return script.first(statement).map(found -> String.format(format, script.place(found.firstWord()).line()))
+                .orElse("");
+    }
+
+    /** A yes-or-no question to the catalog; {@code ?1} stands for {@code argument} each time it is written. */
+    private static boolean one(Connection owner, String question, String argument) throws SQLException {
+        long marks = question.chars().filter(c -> c == '?').count();
+        try (PreparedStatement query = owner.prepareStatement(question.replace("?1", "?"))) {
+            for (int i = 1; i <= marks; i++) {
+                query.setString(i, argument);
+            }
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        }
+    }
+}
