@@ -18,7 +18,8 @@ public final class Course {
             "fencingkoans.koans.Lesson3TransactionKoans",
             "fencingkoans.koans.Lesson4DuplicateKoans",
             "fencingkoans.koans.Lesson5CounterexampleKoans",
-            "fencingkoans.koans.Lesson6PostgresKoans");
+            "fencingkoans.koans.Lesson6PostgresKoans",
+            "fencingkoans.koans.Lesson7LeaseKoans");
 
     /** One koan where it runs: {@code testClass} is the lesson class or one of its nested classes. */
     public record KoanEntry(KoanCard card, String name, Class<?> testClass, Method method) {

@@ -36,6 +36,11 @@ public final class Pause {
      * how it finished: it never reached the moment the koan is about.
      */
     public void awaitReached(CompletableFuture<?> worker) {
+        awaitReached(worker, "does it read the generation with ledger.installedGeneration?");
+    }
+
+    /** The same, with the question to ask when the worker finished without reaching the checkpoint. */
+    public void awaitReached(CompletableFuture<?> worker, String question) {
         try {
             CompletableFuture.anyOf(reached, worker).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException failed) {
@@ -49,7 +54,7 @@ public final class Pause {
         }
         if (!reached.isDone()) {
             throw new AssertionError("the worker finished (" + worker.join() + ") without reaching its checkpoint: "
-                    + "does it read the generation with ledger.installedGeneration?");
+                    + question);
         }
     }
 

@@ -1,0 +1,221 @@
+package fencingkoans.lease;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.retry.RetryUntilElapsed;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingZooKeeperServer;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.FourLetterWordMain;
+import org.apache.zookeeper.common.X509Exception;
+
+/**
+ * A real ZooKeeper ensemble of three servers inside this JVM (Curator's {@link TestingCluster}), with its data in a
+ * directory the caller owns, and the disturbances lesson 7 needs: a session expired on the servers, a lost quorum,
+ * a restart of every server. Each disturbance is made to happen; none is waited for on a clock.
+ */
+public final class Ensemble implements AutoCloseable {
+
+    private static final int SERVERS = 3;
+    private static final int TICK_MS = 1_000;
+    /** Long enough never to run out during a koan: no koan waits for a session to time out. */
+    private static final int SESSION_TIMEOUT_MS = 20_000;
+    /** How long an operation waits for a connection before it fails: the bound on "no quorum". */
+    private static final int CONNECTION_TIMEOUT_MS = 1_000;
+    /** How long to wait for something the ensemble does on its own: connecting, electing a leader. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final TestingCluster cluster;
+    private final List<TestingZooKeeperServer> stopped = new ArrayList<>();
+
+    private Ensemble(TestingCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Starts three servers with their data in {@code directory}, and returns once they serve. */
+    public static Ensemble start(Path directory) {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int id = 1; id <= SERVERS; id++) {
+            Path data = directory.resolve("server-" + id);
+            try {
+                Files.createDirectories(data);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not create " + data, e);
+            }
+            specs.add(new InstanceSpec(data.toFile(), -1, -1, -1, false, id, TICK_MS, -1));
+        }
+        Ensemble ensemble = new Ensemble(new TestingCluster(specs));
+        try {
+            ensemble.cluster.start();
+        } catch (Exception e) {
+            ensemble.close();
+            throw new IllegalStateException("the ZooKeeper ensemble did not start", e);
+        }
+        ensemble.awaitServing();
+        return ensemble;
+    }
+
+    public String connectString() {
+        return cluster.getConnectString();
+    }
+
+    /**
+     * A connected client that authenticates as {@code identity} and sees only {@code namespace}. It does not retry:
+     * without a quorum, an operation fails once it has waited {@value #CONNECTION_TIMEOUT_MS} ms for a connection.
+     */
+    public EnsembleClient connect(Identity identity, String namespace) {
+        EnsembleClient client = new EnsembleClient();
+        CuratorFramework curator = CuratorFrameworkFactory.builder()
+                .connectString(connectString())
+                .namespace(namespace)
+                .authorization("digest", identity.credentials())
+                .sessionTimeoutMs(SESSION_TIMEOUT_MS)
+                .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
+                .retryPolicy(new RetryNTimes(0, 0))
+                .zookeeperFactory(client.zookeeperFactory())
+                .build();
+        client.attach(curator);
+        curator.start();
+        try {
+            if (!curator.blockUntilConnected((int) PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+                curator.close();
+                throw new IllegalStateException("no ZooKeeper server accepted a connection within " + PATIENCE);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            curator.close();
+            throw new IllegalStateException("interrupted while connecting to ZooKeeper", e);
+        }
+        return client;
+    }
+
+    /**
+     * Expires {@code client}'s session on the servers, as a long pause would: ephemeral nodes it owns are deleted at
+     * once. ZooKeeper's own way: a second handle joins the session with its id and password, and closes it. Curator's
+     * {@code KillSession} only tells the client its session expired; the servers would keep the session, and its
+     * lease, until the session timeout ran out.
+     */
+    public void expireSession(CuratorFramework client) {
+        try {
+            ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+            CountDownLatch joined = new CountDownLatch(1);
+            ZooKeeper twin = new ZooKeeper(connectString(), SESSION_TIMEOUT_MS, event -> {
+                if (event.getState() == KeeperState.SyncConnected) {
+                    joined.countDown();
+                }
+            }, handle.getSessionId(), handle.getSessionPasswd());
+            try {
+                if (!joined.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("could not join the session to expire it within " + PATIENCE);
+                }
+            } finally {
+                twin.close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while expiring a session", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not expire the session", e);
+        }
+    }
+
+    /**
+     * Stops the leader and one follower: the follower left has no leader and cannot elect one alone, so it serves no
+     * client and no write reaches any log. (A leader left alone could still log a write it can no longer commit, and
+     * commit it after the restart: a lost connection never says whether a write happened.)
+     */
+    public void stopTwoServers() {
+        List<TestingZooKeeperServer> servers = cluster.getServers();
+        TestingZooKeeperServer leader = servers.stream().filter(Ensemble::leads).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no ZooKeeper server says it leads"));
+        stop(leader);
+        stop(servers.stream().filter(server -> server != leader).findFirst().orElseThrow());
+    }
+
+    /** Starts the servers {@link #stopTwoServers} stopped, and returns once the ensemble serves again. */
+    public void restartStoppedServers() {
+        restart(List.copyOf(stopped));
+        stopped.clear();
+        awaitServing();
+    }
+
+    /** Stops every server, then starts them all again on the same data, and returns once they serve. */
+    public void restartEveryServer() {
+        List<TestingZooKeeperServer> servers = cluster.getServers();
+        servers.forEach(this::stop);
+        restart(servers);
+        stopped.clear();
+        awaitServing();
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not stop the ZooKeeper ensemble", e);
+        }
+    }
+
+    /** What the server says of itself through ZooKeeper's four-letter word {@code srvr}. */
+    private static boolean leads(TestingZooKeeperServer server) {
+        InstanceSpec spec = server.getInstanceSpec();
+        try {
+            return FourLetterWordMain.send4LetterWord(spec.getHostname(), spec.getPort(), "srvr")
+                    .contains("Mode: leader");
+        } catch (IOException | X509Exception.SSLContextException e) {
+            throw new IllegalStateException("could not ask " + spec.getConnectString() + " whether it leads", e);
+        }
+    }
+
+    private void stop(TestingZooKeeperServer server) {
+        try {
+            server.stop();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not stop a ZooKeeper server", e);
+        }
+        stopped.add(server);
+    }
+
+    /** All at once: a server started alone waits longer and longer for the others to answer its election. */
+    private static void restart(List<TestingZooKeeperServer> servers) {
+        CompletableFuture.allOf(servers.stream().map(server -> CompletableFuture.runAsync(() -> {
+            try {
+                server.restart();
+            } catch (Exception e) {
+                throw new IllegalStateException("a ZooKeeper server did not restart", e);
+            }
+        })).toArray(CompletableFuture[]::new)).join();
+    }
+
+    /**
+     * Returns once a write is committed: then a leader holds a quorum. Servers elect on their own, so this is the
+     * one place that retries; the retry is bounded, and it waits for an event, never for a session to time out.
+     */
+    private void awaitServing() {
+        try (CuratorFramework probe = CuratorFrameworkFactory.builder()
+                .connectString(connectString())
+                .sessionTimeoutMs(SESSION_TIMEOUT_MS)
+                .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
+                .retryPolicy(new RetryUntilElapsed((int) PATIENCE.toMillis(), 50))
+                .build()) {
+            probe.start();
+            probe.create().orSetData().forPath("/ensemble-probe");
+        } catch (Exception e) {
+            throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within " + PATIENCE, e);
+        }
+    }
+}

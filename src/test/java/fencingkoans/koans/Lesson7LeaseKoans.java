@@ -1,0 +1,352 @@
+package fencingkoans.koans;
+
+import static fencingkoans.koans.support.WhenNull.because;
+import static fencingkoans.sqlite.Database.FUND_A;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.harness.Koan;
+import fencingkoans.harness.Lesson;
+import fencingkoans.koans.support.EnsembleKoans;
+import fencingkoans.koans.support.Pause;
+import fencingkoans.lease.EnsembleClient;
+import fencingkoans.lease.Identity;
+import fencingkoans.lease.Lease;
+import fencingkoans.lease.LeasePaths;
+import fencingkoans.lease.LeaseResult;
+import fencingkoans.lease.LeaseResult.Granted;
+import fencingkoans.lease.LeaseResult.Held;
+import fencingkoans.lease.LeaseResult.Unavailable;
+import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.store.Authority;
+import fencingkoans.store.FencedStore;
+import fencingkoans.store.LeaseIssuer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Lesson 7 (extension): the generations come from a real ZooKeeper ensemble of three servers, started inside the
+ * test JVM. The lease lives in ZooKeeper, the generation comes from a counter there, and the destination's check
+ * is still what protects the data when the lease is lost.
+ */
+@Lesson(value = 7, title = "Where generations come from (extension)",
+        page = "docs/lessons/7-where-generations-come-from.md")
+class Lesson7LeaseKoans extends EnsembleKoans {
+
+    /** How long a koan waits for an answer from the learner's code before it calls it a hang. */
+    private static final long PATIENCE_SECONDS = 30;
+
+    @Koan(value = "7.1", edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
+            teaches = "The first lease holder gets a generation from ZooKeeper's counter, and the destination admits "
+                    + "its apply.",
+            hints = {
+                "Three steps in grant: the worker's client takes the lease, the issuer takes the next generation from "
+                        + "the counter node, the Authority installs it. Where is the counter kept between two issuers?",
+                "nextGeneration: zookeeper.getData().storingStatIn(stat).forPath(LeasePaths.counter(resource)), add "
+                        + "one, zookeeper.setData().withVersion(stat.getVersion()).forPath(path, bytes). On "
+                        + "KeeperException.NoNodeException create the counter at LeasePaths.FIRST_COUNTER_VALUE first, "
+                        + "withACL(Identity.counterAcl(), true), and read again.",
+                "grant: worker.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("
+                        + "LeasePaths.lease(resource)); then authority.install(resource, generation), and an Installed "
+                        + "answer becomes new LeaseResult.Granted(new Lease(resource, generation))."})
+    void theFirstLeaseHolderGetsAGenerationTheDestinationAdmits() throws Exception {
+        CuratorFramework workerA = worker();
+
+        LeaseResult granted = issuer().grant(workerA, FUND_A);
+        ApplyResult applied = course.store().apply(new ApplyRequest(FUND_A, leaseOf(granted).generation(), "a-1", 5));
+
+        assertThat(granted).as("worker A's grant, the first on fund-A: the counter starts at 1, the generation fund-A "
+                + "is seeded with, so the first generation issued is 2").isEqualTo(new Granted(new Lease(FUND_A, 2)));
+        assertThat(counter(FUND_A)).as("the counter node in ZooKeeper after the grant: the last generation issued "
+                + "lives there, where every issuer reads it").isEqualTo(2);
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation at the destination")
+                .isEqualTo(2);
+        assertThat(applied).as("worker A's apply with the generation of its lease").isEqualTo(new Applied(5));
+    }
+
+    @Koan(value = "7.2", edit = "LeaseIssuer.grant",
+            teaches = "While one worker holds the lease, a second is refused, and nothing is issued or installed.",
+            hints = {
+                "The lease is one ephemeral node. What does a second create of the same path meet, and what must "
+                        + "not happen after it?",
+                "Catch KeeperException.NodeExistsException around the worker's create and answer new "
+                        + "LeaseResult.Held(resource), before any generation is taken."})
+    void aSecondWorkerIsRefusedWhileTheLeaseIsHeld() throws Exception {
+        LeaseIssuer issuer = issuer();
+        Lease leaseA = leaseOf(issuer.grant(worker(), FUND_A));
+
+        LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+
+        assertThat(grantToB).as("worker B's grant while worker A holds the lease on fund-A with generation "
+                + leaseA.generation()).isEqualTo(new Held(FUND_A));
+        assertThat(counter(FUND_A)).as("the counter after B's refusal: a refused grant takes no number")
+                .isEqualTo(leaseA.generation());
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after B's refusal")
+                .isEqualTo(leaseA.generation());
+    }
+
+    @Koan(value = "7.3", edit = "LeaseIssuer.holds and LeaseIssuer.release",
+            teaches = "The next holder gets a strictly higher generation, and the first holder's next apply is "
+                    + "rejected as stale.",
+            hints = {
+                "Holding means this worker's own session owns the lease node. Releasing deletes the lease node and "
+                        + "nothing else: what would the next issuer count from if the counter went too?",
+                "holds: Stat stat = worker.checkExists().forPath(LeasePaths.lease(lease.resource())); compare "
+                        + "stat.getEphemeralOwner() with worker.getZookeeperClient().getZooKeeper().getSessionId(). "
+                        + "release: if the worker holds it, worker.delete().forPath(the same path)."})
+    void theNextHolderGetsAHigherGenerationAndTheFirstHoldersApplyIsStale() throws Exception {
+        LeaseIssuer issuer = issuer();
+        CuratorFramework workerA = worker();
+        CuratorFramework workerB = worker();
+        FencedStore storeA = course.store();
+        Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
+        ApplyResult whileHeld = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
+
+        issuer.release(workerA, leaseA);
+        Lease leaseB = leaseOf(issuer.grant(workerB, FUND_A));
+        ApplyResult afterRelease = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-2", 5));
+
+        assertThat(whileHeld).as("worker A's apply while it holds the lease").isEqualTo(new Applied(5));
+        assertThat(leaseB.generation()).as("worker B's generation after A gave the lease back: strictly above A's "
+                + leaseA.generation()).isEqualTo(leaseA.generation() + 1);
+        assertThat(issuer.holds(workerB, leaseB)).as("whether worker B holds the lease it was granted").isTrue();
+        assertThat(issuer.holds(workerA, leaseB)).as("whether worker A holds the lease now that B does: the node "
+                + "exists, but another session owns it").isFalse();
+        assertThat(afterRelease).as("worker A's next apply, still with generation " + leaseA.generation())
+                .isEqualTo(Rejected.stale(leaseA.generation(), leaseB.generation()));
+        assertThat(course.value(FUND_A)).as("fund-A's value: only A's first apply landed").isEqualTo(5);
+    }
+
+    @Koan(value = "7.4", edit = "LeaseIssuer.nextGeneration",
+            teaches = "Two issuers race for one counter: exactly one compare-and-set wins, the other reads again, and "
+                    + "no generation is handed out twice.",
+            hints = {
+                "Issuer A read the counter, then issuer B moved it on before A wrote. What does A's write do to B's "
+                        + "number if it does not say which version of the counter it read?",
+                "setData().withVersion(stat.getVersion()) fails with KeeperException.BadVersionException when "
+                        + "someone wrote in between: catch it and start again from the read. A number kept in a field "
+                        + "is not shared by two issuers at all."})
+    void racingIssuersNeverHandOutTheSameGenerationTwice() throws Exception {
+        EnsembleClient clientOfA = connect(Identity.ISSUER);
+        LeaseIssuer issuerA = issuerOn(clientOfA);
+        LeaseIssuer issuerB = issuer();
+        long beforeTheRace = issuerB.nextGeneration(FUND_A);
+        Pause pause = new Pause();
+        clientOfA.onceAfterCounterRead(pause::hold);
+
+        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(unchecked(() -> issuerA.nextGeneration(FUND_A)));
+        pause.awaitReached(takenByA, "does nextGeneration read the counter with zookeeper.getData()?");
+        long takenByB = issuerB.nextGeneration(FUND_A);
+        pause.release();
+        long afterTheRace = answerOf(takenByA, "issuer A's nextGeneration after its pause");
+
+        assertThat(List.of(beforeTheRace, takenByB, afterTheRace)).as("the generations issued: before the race, by "
+                + "issuer B while A sat between its read and its write, and by A after it: A's compare-and-set must "
+                + "lose, and A must take the number after B's").containsExactly(2L, 3L, 4L);
+        assertThat(counter(FUND_A)).as("the counter after the race").isEqualTo(4);
+    }
+
+    @Koan(value = "7.5", edit = "LeaseIssuer.holds",
+            teaches = "A worker whose session expired during a pause still believes it holds the lease; its write is "
+                    + "rejected by the destination, not by the lease.",
+            hints = {
+                "Worker A's check was true when A made it. What happened between the check and the write, and who "
+                        + "noticed?",
+                "There is nothing new to write: B's generation is installed, and A presents its own. If this fails, "
+                        + "read what holds or grant answered: an expired session takes its ephemeral lease with it."})
+    void aLeaseLostDuringAPauseIsCaughtByTheDestination() throws Exception {
+        LeaseIssuer issuer = issuer();
+        CuratorFramework workerA = worker();
+        FencedStore storeA = course.store();
+        Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
+        boolean checkedBeforeThePause = issuer.holds(workerA, leaseA);
+
+        ensemble().expireSession(workerA);
+        LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+        ApplyResult afterThePause = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
+
+        assertThat(checkedBeforeThePause).as("worker A's check that it holds the lease, right before its pause")
+                .isTrue();
+        assertThat(grantToB).as("worker B's grant once A's session expired on the ensemble during A's pause: the "
+                + "ephemeral lease went with the session").isEqualTo(new Granted(new Lease(FUND_A, 3)));
+        assertThat(afterThePause).as("worker A's write after its pause, with the generation of the lease it still "
+                + "believes it holds: the lease did not stop this write, the destination's check did")
+                .isEqualTo(Rejected.stale(2, 3));
+        assertThat(course.value(FUND_A)).as("fund-A's value").isZero();
+    }
+
+    @Koan(value = "7.6", edit = "LeaseIssuer.grant",
+            teaches = "Without a quorum no generation is issued: the grant answers Unavailable in bounded time, "
+                    + "nothing is installed, and after the restart issuing goes on strictly higher.",
+            hints = {
+                "With two of three servers stopped, no write can be committed. What does Curator throw once it has "
+                        + "waited its connection timeout, and what must the issuer not do after that?",
+                "Catch KeeperException.ConnectionLossException (Curator's CuratorConnectionLossException is one) and "
+                        + "answer new LeaseResult.Unavailable(resource, e.getMessage()); never install, never retry "
+                        + "for ever."})
+    void withoutAQuorumNothingIsIssuedOrInstalled() throws Exception {
+        LeaseIssuer issuer = issuer();
+        CuratorFramework workerA = worker();
+        CuratorFramework workerB = worker();
+        Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
+        issuer.release(workerA, leaseA);
+
+        LeaseResult withoutQuorum;
+        ensemble().stopTwoServers();
+        try {
+            withoutQuorum = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerB, FUND_A))),
+                    "worker B's grant without a quorum");
+        } finally {
+            ensemble().restartStoppedServers();
+        }
+        long installedMeanwhile = course.state(FUND_A).generation();
+        LeaseResult afterRestart = issuer().grant(worker(), FUND_A);
+
+        assertThat(withoutQuorum).as("worker B's grant while two of the three servers were stopped: a clear answer, "
+                + "not a hang and not an exception").isInstanceOf(Unavailable.class);
+        assertThat(installedMeanwhile).as("fund-A's installed generation after the grant without a quorum")
+                .isEqualTo(leaseA.generation());
+        assertThat(leaseOf(afterRestart).generation()).as("the generation granted once the servers were back: above "
+                + "every generation issued before").isGreaterThan(leaseA.generation());
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after the restart")
+                .isEqualTo(leaseOf(afterRestart).generation());
+    }
+
+    @Koan(value = "7.7", edit = "LeaseIssuer.grant",
+            teaches = "A generation issued but never installed leaves a gap, and the gap is harmless: the next one is "
+                    + "higher and admitted, and the skipped one is never accepted.",
+            hints = {
+                "The issuer failed after ZooKeeper gave it a number and before the destination installed it. Who "
+                        + "still holds the lease that grant took, and what does the next worker's grant meet?",
+                "Everything that can fail after the lease was taken goes inside a try: on any exception, "
+                        + "worker.delete() the lease node, then throw the exception on. Leave the counter alone."})
+    void aGenerationIssuedButNeverInstalledLeavesAHarmlessGap() throws Exception {
+        Authority authority = course.authority();
+        LeaseIssuer issuer = new LeaseIssuer(connect(Identity.ISSUER).curator(), authority);
+        FencedStore store = course.store();
+        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+            throw new InjectedFault(Checkpoint.AFTER_GENERATION_READ);
+        });
+
+        Throwable crash = catchThrowable(() -> issuer.grant(worker(), FUND_A));
+        long issuedBeforeTheCrash = counter(FUND_A);
+        long installedAfterTheCrash = course.state(FUND_A).generation();
+        LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+        ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
+        ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 3, "b-1", 5));
+
+        assertThat(crash).as("worker A's grant, with a fault injected inside the install: the failure goes on to the "
+                + "caller%s", because(crash, "the grant answered normally")).isInstanceOf(InjectedFault.class);
+        assertThat(issuedBeforeTheCrash).as("the counter after the failed grant: generation 2 was issued")
+                .isEqualTo(2);
+        assertThat(installedAfterTheCrash).as("fund-A's installed generation after the failed grant: 2 never "
+                + "reached the destination").isEqualTo(1);
+        assertThat(grantToB).as("worker B's grant after A's failed one: the lease must have been given back, and "
+                + "the generation is above the issued 2").isEqualTo(new Granted(new Lease(FUND_A, 3)));
+        assertThat(withTheSkippedGeneration).as("an apply presenting the skipped generation 2")
+                .isEqualTo(Rejected.stale(2, 3));
+        assertThat(withB).as("worker B's apply with generation 3").isEqualTo(new Applied(5));
+    }
+
+    @Koan(value = "7.8", edit = "LeaseIssuer.nextGeneration",
+            teaches = "The counter survives a restart of the whole ensemble, so a new issuer never hands out a "
+                    + "number twice.",
+            hints = {
+                "Every server stops, and so does the issuer; new ones start. What did the issuer keep that the "
+                        + "new one cannot see?",
+                "Only what is in ZooKeeper survives: read the counter node every time, never a field of the issuer, "
+                        + "and never the clock."})
+    void theCounterSurvivesARestartOfTheWholeEnsemble() throws Exception {
+        LeaseIssuer before = issuer();
+        List<Long> issuedBefore = List.of(before.nextGeneration(FUND_A), before.nextGeneration(FUND_A));
+
+        ensemble().restartEveryServer();
+        LeaseResult afterRestart = issuer().grant(worker(), FUND_A);
+
+        assertThat(issuedBefore).as("the generations the first issuer took before the restart")
+                .containsExactly(2L, 3L);
+        assertThat(afterRestart).as("a new issuer's grant after all three servers were stopped and started again")
+                .isEqualTo(new Granted(new Lease(FUND_A, 4)));
+        assertThat(counter(FUND_A)).as("the counter after the restart").isEqualTo(4);
+    }
+
+    @Koan(value = "7.9", edit = "LeaseIssuer.nextGeneration",
+            teaches = "Only the issuer's identity may change the counter: a worker's client is refused with NoAuth.",
+            hints = {
+                "Who may write the counter node, and its parent, is decided when they are created. What ACL did "
+                        + "yours get?",
+                "Create the counter with withACL(Identity.counterAcl(), true): the true puts the ACL on the parents "
+                        + "Curator creates too, so that no worker can delete the counter and create it anew."})
+    void onlyTheIssuersIdentityMayChangeTheCounter() throws Exception {
+        LeaseIssuer issuer = issuer();
+        long issued = issuer.nextGeneration(FUND_A);
+        CuratorFramework worker = worker();
+        LeaseIssuer selfAppointed = new LeaseIssuer(worker, course.authority());
+        String counter = LeasePaths.counter(FUND_A);
+
+        Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
+        Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
+        Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
+
+        assertThat(write).as("a worker's client writing the counter directly%s",
+                because(write, "the write went through")).isInstanceOf(KeeperException.NoAuthException.class);
+        assertThat(delete).as("a worker's client deleting the counter, to create it anew%s",
+                because(delete, "the delete went through")).isInstanceOf(KeeperException.NoAuthException.class);
+        assertThat(throughAnIssuer).as("an issuer running on a worker's client%s",
+                because(throughAnIssuer, "it issued a generation")).isInstanceOf(KeeperException.NoAuthException.class);
+        assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
+        assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
+    }
+
+    private static Lease leaseOf(LeaseResult result) {
+        if (result instanceof Granted granted) {
+            return granted.lease();
+        }
+        throw new AssertionError("expected the lease to be granted, but the grant answered: "
+                + (result == null ? "null" : result.describe()));
+    }
+
+    private static byte[] bytes(long value) {
+        return Long.toString(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static <T> java.util.function.Supplier<T> unchecked(Callable<T> work) {
+        return () -> {
+            try {
+                return work.call();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        };
+    }
+
+    /** The answer of work running on another thread; a hang becomes a failure after the koan's patience. */
+    private static <T> T answerOf(CompletableFuture<T> work, String what) throws Exception {
+        try {
+            return work.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException failed) {
+            Throwable cause = failed.getCause() instanceof CompletionException wrapped ? wrapped.getCause()
+                    : failed.getCause();
+            if (cause instanceof Exception exception) {
+                throw exception;
+            }
+            throw failed;
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " gave no answer within " + PATIENCE_SECONDS + " s: does it wait or "
+                    + "retry for ever?");
+        }
+    }
+}
