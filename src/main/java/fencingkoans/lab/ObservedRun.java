@@ -20,7 +20,7 @@ public final class ObservedRun {
 
     /** The steps of one scenario, observed through its {@link Scene}. */
     public interface Scenario {
-        void run(Scene scene);
+        void run(Scene scene) throws Exception;
     }
 
     /** What a run does: the scenarios it starts, in order. */
@@ -70,6 +70,10 @@ public final class ObservedRun {
             out.println("  stopped: " + stub.method() + " is not written yet (koan " + stub.koans() + ", "
                     + stub.file() + ")");
             missing.add(title + ": " + stub.method());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("scenario '" + title + "' failed", e);
         }
     }
 

@@ -1,6 +1,8 @@
 package fencingkoans.lab;
 
 import fencingkoans.contract.ResourceState;
+import fencingkoans.lease.Ensemble;
+import fencingkoans.lease.Identity;
 import fencingkoans.sqlite.Database;
 import fencingkoans.sqlite.Ledger;
 import fencingkoans.store.Authority;
@@ -13,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
 
 /**
  * One observed scenario: a fresh course database, the real connections the scenario opens to it, and the
@@ -43,6 +46,16 @@ public final class Scene implements AutoCloseable {
     /** The trusted issuer, on a connection of its own. */
     public Authority authority() {
         return keep(new Authority(ledger()));
+    }
+
+    /** A ZooKeeper ensemble of three servers in this JVM, with its data beside the scene's database. */
+    public Ensemble ensemble() {
+        return keep(Ensemble.start(file.resolveSibling(file.getFileName() + "-zookeeper")));
+    }
+
+    /** A client of {@code ensemble} on a session of its own, authenticated as {@code identity}. */
+    public CuratorFramework zookeeper(Ensemble ensemble, Identity identity) {
+        return keep(ensemble.connect(identity, "lab")).curator();
     }
 
     /** The destination's tables with no protection at all, on a connection of its own. */

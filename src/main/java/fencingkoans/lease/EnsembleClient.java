@@ -66,7 +66,8 @@ public final class EnsembleClient implements AutoCloseable {
         }
 
         @Override
-        public byte[] getData(String path, Watcher dataWatcher, Stat stat) throws KeeperException, InterruptedException {
+        public byte[] getData(String path, Watcher dataWatcher, Stat stat)
+                throws KeeperException, InterruptedException {
             byte[] data = super.getData(path, dataWatcher, stat);
             if (LeasePaths.isCounter(path)) {
                 Runnable action = afterCounterRead.getAndSet(null);

@@ -4,6 +4,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
+import fencingkoans.lab.LeasePause;
 import fencingkoans.lab.ObservedRun;
 import fencingkoans.lab.Scene;
 import fencingkoans.pg.PgServer;
@@ -35,6 +36,8 @@ public final class WorkshopScenarios {
 
     /** Keyed by the name a facilitator types, in the order the worksheet lists the disturbances. */
     private static final Map<String, Entry> SCENARIOS = new LinkedHashMap<>();
+    /** Lesson 7's extension of the long pause: not part of {@code all}, which follows the worksheet. */
+    private static final Map<String, Entry> ENSEMBLE_SCENARIOS = new LinkedHashMap<>();
 
     static {
         SCENARIOS.put("long-pause", new Entry("long-pause: a worker resumes after a new generation was installed",
@@ -43,6 +46,8 @@ public final class WorkshopScenarios {
                 + "took effect", scene -> lostResponse(Destination.of(scene))));
         SCENARIOS.put("direct-sql", new Entry("direct-sql: a write that never passes through apply",
                 WorkshopScenarios::directSql));
+        ENSEMBLE_SCENARIOS.put("lease-pause", new Entry("lease-pause: a worker's lease expires while it is paused, "
+                + "on a ZooKeeper ensemble", LeasePause::play));
     }
 
     private WorkshopScenarios() {
@@ -72,10 +77,11 @@ public final class WorkshopScenarios {
         if (ALL.equals(name)) {
             return List.copyOf(SCENARIOS.values());
         }
-        Entry entry = SCENARIOS.get(name);
+        Entry entry = SCENARIOS.containsKey(name) ? SCENARIOS.get(name) : ENSEMBLE_SCENARIOS.get(name);
         if (entry == null) {
             throw new IllegalArgumentException("There is no workshop scenario named '" + name + "'. Choose one of: "
-                    + String.join(", ", SCENARIOS.keySet()) + ", or " + ALL + "; against PostgreSQL: "
+                    + String.join(", ", SCENARIOS.keySet()) + ", or " + ALL + "; on a ZooKeeper ensemble: "
+                    + String.join(", ", ENSEMBLE_SCENARIOS.keySet()) + "; against PostgreSQL: "
                     + String.join(", ", PostgresContrast.names()) + ".");
         }
         return List.of(entry);

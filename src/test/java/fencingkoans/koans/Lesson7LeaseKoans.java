@@ -147,7 +147,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Pause pause = new Pause();
         clientOfA.onceAfterCounterRead(pause::hold);
 
-        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(unchecked(() -> issuerA.nextGeneration(FUND_A)));
+        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerA.nextGeneration(FUND_A)));
         pause.awaitReached(takenByA, "does nextGeneration read the counter with zookeeper.getData()?");
         long takenByB = issuerB.nextGeneration(FUND_A);
         pause.release();

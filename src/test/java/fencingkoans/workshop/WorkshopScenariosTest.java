@@ -72,6 +72,19 @@ class WorkshopScenariosTest {
             [SQLITE_ERROR] SQL error or missing database (near "REVOKE": syntax error)
             """;
 
+    private static final String LEASE_PAUSE = """
+            lease-pause: a worker's lease expires while it is paused, on a ZooKeeper ensemble
+              a ZooKeeper ensemble of three servers runs in this JVM
+              worker A asks for the lease on fund-A: granted the lease on fund-A with generation 2
+              worker A applies a-1 (+5) with generation 2: applied, value now 5
+              worker A checks that it still holds the lease: true; then it pauses, before its next write
+              during the pause, A's session expires on the ensemble, and its ephemeral lease node with it
+              worker B asks for the lease on fund-A: granted the lease on fund-A with generation 3
+              worker A resumes, sure that it holds the lease, and applies a-2 (+7) with generation 2: rejected \
+            STALE_GENERATION: generation 2 was presented but generation 3 is installed
+              fund-A now: generation 3, value 5, 1 request record
+            """;
+
     private static final Path EVIDENCE_HAND_OUT = Path.of("docs", "workshop", "evidence.md");
 
     @TempDir
@@ -96,6 +109,13 @@ class WorkshopScenariosTest {
         assertThat(play("direct-sql")).as("the direct-sql scenario's output: the plain SQL writes must land "
                 + "where the store refused, and SQLite must have no REVOKE")
                 .isEqualTo(HEADER + DIRECT_SQL + FOOTER);
+    }
+
+    @Test
+    void aLeaseLostDuringAPauseEndsInARejectionAtTheDestination() throws IOException {
+        assertThat(play("lease-pause")).as("the lease-pause scenario's output: worker B must be granted a higher "
+                + "generation once A's session expired, and A's late write must be rejected as stale")
+                .isEqualTo(HEADER + LEASE_PAUSE + FOOTER);
     }
 
     @Test
@@ -131,8 +151,8 @@ class WorkshopScenariosTest {
                 .as("a misspelt scenario name")
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("There is no workshop scenario named 'long-paws'. Choose one of: long-pause, "
-                        + "lost-response, direct-sql, or all; against PostgreSQL: pg-long-pause, pg-lost-response, "
-                        + "pg-direct-sql, postgresql.");
+                        + "lost-response, direct-sql, or all; on a ZooKeeper ensemble: lease-pause; against "
+                        + "PostgreSQL: pg-long-pause, pg-lost-response, pg-direct-sql, postgresql.");
         assertThat(printed.toString(StandardCharsets.UTF_8)).as("output before the refusal").isEmpty();
         try (Stream<Path> left = Files.list(parent)) {
             assertThat(left).as("temporary directories created for a refused name").isEmpty();
