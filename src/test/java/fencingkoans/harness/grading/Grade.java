@@ -1,11 +1,12 @@
 package fencingkoans.harness.grading;
 
 import fencingkoans.harness.Course;
+import fencingkoans.harness.KoanResults;
 import java.util.List;
 import java.util.Map;
 
 /** The grade of one run: every koan of the course manifest with its outcome and points, by lesson. */
-record Grade(List<LessonGrade> lessons) {
+record Grade(List<LessonGrade> lessons, List<String> refusals, List<String> compileErrors) {
 
     record KoanGrade(String number, String name, int lesson, KoanOutcome outcome, int maxPoints) {
 
@@ -37,22 +38,23 @@ record Grade(List<LessonGrade> lessons) {
         }
     }
 
-    /** Grades every koan the course declares; a koan absent from the reports is graded as not run. */
-    static Grade of(List<Course.LessonEntry> course, Map<String, KoanOutcome> outcomes, Points points) {
+    /** Grades every koan the course declares, by class and method; a koan without an outcome is graded as not run. */
+    static Grade of(List<Course.LessonEntry> course, Map<String, KoanOutcome> outcomes, Points points,
+            List<String> refusals, List<String> compileErrors) {
+        KoanOutcome unrun = !refusals.isEmpty()
+                ? new KoanOutcome(KoanStatus.NOT_RUN, "the submission was refused: " + String.join("; ", refusals))
+                : !compileErrors.isEmpty()
+                ? new KoanOutcome(KoanStatus.NOT_RUN, "the submission does not compile: " + compileErrors.get(0))
+                : KoanOutcome.NOT_RUN;
         return new Grade(course.stream().map(lesson -> {
             int number = lesson.lesson().value();
             return new LessonGrade(number, lesson.lesson().title(), lesson.koans().stream()
                     .map(koan -> new KoanGrade(koan.card().number(), koan.name(), number,
-                            outcomeOf(koan, outcomes),
+                            outcomes.getOrDefault(KoanResults.key(koan.testClass().getName(), koan.methodName()),
+                                    unrun),
                             points.perKoan(number)))
                     .toList());
-        }).toList());
-    }
-
-    private static KoanOutcome outcomeOf(Course.KoanEntry koan, Map<String, KoanOutcome> outcomes) {
-        KoanOutcome byNumber = outcomes.get(koan.card().number());
-        return byNumber != null ? byNumber : outcomes.getOrDefault(
-                SurefireReports.key(koan.testClass().getName(), koan.methodName()), KoanOutcome.NOT_RUN);
+        }).toList(), List.copyOf(refusals), List.copyOf(compileErrors));
     }
 
     List<KoanGrade> koans() {

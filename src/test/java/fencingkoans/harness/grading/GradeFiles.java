@@ -27,9 +27,15 @@ final class GradeFiles {
                     + tallyFields(lesson.tally()) + "}");
         }
         return "{\n  \"course\": \"fencing-koans\",\n"
+                + "  \"refused\": " + list(grade.refusals()) + ",\n"
+                + "  \"compileErrors\": " + list(grade.compileErrors()) + ",\n"
                 + "  \"koans\": [\n" + String.join(",\n", koans) + "\n  ],\n"
                 + "  \"lessons\": [\n" + String.join(",\n", lessons) + "\n  ],\n"
                 + "  \"total\": {" + tallyFields(grade.tally()) + "}\n}\n";
+    }
+
+    private static String list(List<String> texts) {
+        return texts.stream().map(GradeFiles::quote).collect(Collectors.joining(", ", "[", "]"));
     }
 
     private static String tallyFields(Tally tally) {
@@ -44,7 +50,10 @@ final class GradeFiles {
         page.append("## fencing-koans: ").append(total.points()).append(" of ").append(total.maxPoints())
                 .append(" points\n\n").append(total.passed()).append(" of ").append(total.total())
                 .append(" koans passed").append(total.skipped() > 0 ? ", " + total.skipped() + " skipped" : "")
-                .append(".\n\n| Lesson | Passed | Failed | Skipped | Points |\n|---|---|---|---|---|\n");
+                .append(".\n\n");
+        grade.refusals().forEach(refusal -> page.append("- Refused: ").append(cell(refusal)).append('\n'));
+        grade.compileErrors().forEach(error -> page.append("- Does not compile: ").append(cell(error)).append('\n'));
+        page.append("\n| Lesson | Passed | Failed | Skipped | Points |\n|---|---|---|---|---|\n");
         for (LessonGrade lesson : grade.lessons()) {
             page.append(row(lesson.lesson() + ". " + lesson.title(), lesson.tally()));
         }

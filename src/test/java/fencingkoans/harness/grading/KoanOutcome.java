@@ -4,5 +4,5 @@ package fencingkoans.harness.grading;
 record KoanOutcome(KoanStatus status, String message) {
 
     static final KoanOutcome NOT_RUN = new KoanOutcome(KoanStatus.NOT_RUN,
-            "no test report mentions this koan: the run stopped before it");
+            "the graded run never reported this koan");
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,32 +12,31 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * SHA-256 sums of everything that decides a grade and that a learner must not change: the koans, the harness,
- * the shared code, the build and the grading files, one {@code <sha256>  <path>} line per file. Line endings
- * are hashed as LF, so a Windows checkout that turns them into CRLF is not taken for tampering.
+ * The grading manifest of a learner repository, written by {@code instructor/export}: the SHA-256 of every file
+ * outside {@code exercises/} ({@code <sha256>  <path>}) and the list of learner files a submission consists of
+ * ({@code submission  <path>}). Line endings are hashed as LF, so a Windows checkout is not taken for tampering.
  *
- * <p>{@code --write [root]} rewrites the manifest; {@code --check [root] [manifest]} refuses, naming every file
- * that differs, and also refuses exercise sources outside the store package (a learner's class must not shadow
- * the tests' libraries).
+ * <p>{@code --write [root]} writes it; {@code --check [root]} lists every covered file that changed or is
+ * missing, and every file that the manifest does not know (a new class, a config file, a workflow), anywhere
+ * outside {@code exercises/}, {@code target/}, {@code .git/} and an IDE's own folders.
  */
 public final class TamperManifest {
 
     static final String MANIFEST = "grading/manifest.sha256";
-    static final String REGENERATE = "./mvnw -q test-compile exec:java -Pgrade-manifest";
+    static final String SUBMISSION = "exercises";
+    private static final String LEARNER_FILE = "submission";
+    /** What no build reads: git's own data, build output, and the folders IDEs keep their settings in. */
+    private static final Set<String> NOT_COVERED = Set.of(".git", "target", SUBMISSION, ".idea", ".vscode",
+            ".settings", ".classpath", ".project", ".DS_Store");
 
-    /** Files and folders the manifest covers, relative to the project root. */
-    static final List<String> COVERED = List.of("pom.xml", "mvnw", "mvnw.cmd", ".mvn", "src/main",
-            "src/test/java/fencingkoans/koans", "src/test/java/fencingkoans/harness", "src/test/resources",
-            Points.FILE, ".github/workflows/classroom.yml");
-
-    private static final String STORE = "exercises/src/main/java/fencingkoans/store/";
-    private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
+    /** The manifest's two parts: covered files with their sums, and the learner files of a submission. */
+    record Manifest(Map<String, String> sums, List<String> submission) {
+    }
 
     private TamperManifest() {
     }
@@ -44,90 +44,103 @@ public final class TamperManifest {
     public static void main(String[] args) throws IOException {
         String mode = args.length > 0 ? args[0] : "--check";
         Path root = Path.of(args.length > 1 ? args[1] : "").toAbsolutePath().normalize();
-        Path manifest = args.length > 2 ? Path.of(args[2]) : root.resolve(MANIFEST);
         switch (mode) {
             case "--write" -> {
-                Map<String, String> sums = sums(root);
-                Files.writeString(manifest, render(sums), StandardCharsets.UTF_8);
-                System.out.println("Wrote " + manifest + " with the sums of " + sums.size() + " files.");
+                Manifest manifest = new Manifest(sums(root), learnerFiles(root));
+                Files.writeString(root.resolve(MANIFEST), render(manifest), StandardCharsets.UTF_8);
+                System.out.println("Wrote " + root.resolve(MANIFEST) + ": " + manifest.sums().size()
+                        + " covered files, " + manifest.submission().size() + " learner files.");
             }
-            case "--check" -> check(root, manifest);
-            default -> throw new IllegalArgumentException("usage: TamperManifest --write|--check [root] [manifest]");
+            case "--check" -> {
+                List<String> findings = differences(read(root), root);
+                findings.forEach(finding -> System.out.println("tampered: " + finding));
+                System.out.println(findings.isEmpty() ? "Every covered file matches " + MANIFEST + "."
+                        : findings.size() + " file(s) differ from " + MANIFEST + ".");
+            }
+            default -> throw new IllegalArgumentException("usage: TamperManifest --write|--check [root]");
         }
     }
 
-    private static void check(Path root, Path manifest) throws IOException {
-        if (!Files.isRegularFile(manifest)) {
-            throw new IllegalStateException("GRADING INFRASTRUCTURE ERROR: there is no " + manifest
-                    + "; an instructor creates it with: " + REGENERATE);
+    static Manifest read(Path root) throws IOException {
+        Path file = root.resolve(MANIFEST);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalStateException("there is no " + MANIFEST + "; instructor/export writes it into every "
+                    + "learner repository");
         }
-        List<String> findings = differences(parse(Files.readString(manifest, StandardCharsets.UTF_8)), sums(root));
-        findings.addAll(foreignExerciseSources(root));
-        if (!findings.isEmpty()) {
-            findings.forEach(finding -> System.out.println("tampered: " + finding));
-            throw new IllegalStateException("TAMPERED: refusing to grade, " + findings.size() + " file(s) differ "
-                    + "from " + MANIFEST + ": " + String.join("; ", findings) + ". Restore them with git (git "
-                    + "checkout -- <file>); an instructor who changed them on purpose regenerates the manifest with: "
-                    + REGENERATE);
+        Map<String, String> sums = new TreeMap<>();
+        List<String> submission = new ArrayList<>();
+        Files.readString(file, StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank()).forEach(line -> {
+            String[] parts = line.split("  ", 2);
+            if (parts.length == 2 && parts[0].equals(LEARNER_FILE)) {
+                submission.add(parts[1]);
+            } else if (parts.length == 2 && parts[0].matches("[0-9a-f]{64}")) {
+                sums.put(parts[1], parts[0]);
+            } else {
+                throw new IllegalStateException(MANIFEST + " has a line that is neither '<sha256>  <path>' nor '"
+                        + LEARNER_FILE + "  <path>': " + line);
+            }
+        });
+        if (submission.isEmpty()) {
+            throw new IllegalStateException(MANIFEST + " names no learner file");
         }
-        System.out.println("Tamper check: every covered file matches " + MANIFEST + ".");
+        return new Manifest(sums, List.copyOf(submission));
     }
 
-    static List<String> differences(Map<String, String> expected, Map<String, String> actual) {
+    /** Every covered file that is missing, changed, a link, or unknown to the manifest. */
+    static List<String> differences(Manifest manifest, Path root) throws IOException {
         List<String> findings = new ArrayList<>();
-        expected.forEach((path, sum) -> {
+        Map<String, String> actual = new TreeMap<>();
+        for (Path file : coveredFiles(root)) {
+            String path = relative(root, file);
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                findings.add(path + " (" + (Files.isSymbolicLink(file) ? "a symbolic link" : "not a regular file")
+                        + ")");
+            } else {
+                actual.put(path, sha256(Files.readAllBytes(file)));
+            }
+        }
+        manifest.sums().forEach((path, sum) -> {
             if (!actual.containsKey(path)) {
                 findings.add(path + " (missing)");
             } else if (!actual.get(path).equals(sum)) {
                 findings.add(path + " (changed)");
             }
         });
-        actual.keySet().stream().filter(path -> !expected.containsKey(path))
+        actual.keySet().stream().filter(path -> !manifest.sums().containsKey(path) && !path.equals(MANIFEST))
                 .forEach(path -> findings.add(path + " (not in the manifest)"));
         return findings;
     }
 
-    /** Exercise sources may only add to the store package: anything else could stand in for a library class. */
-    static List<String> foreignExerciseSources(Path root) throws IOException {
-        List<String> findings = new ArrayList<>();
-        Path exercises = root.resolve("exercises");
-        if (!Files.isDirectory(exercises)) {
-            return findings;
-        }
-        for (Path file : files(exercises)) {
-            String path = relative(root, file);
-            if (!path.endsWith(".java")) {
-                continue;
-            }
-            Matcher declared = PACKAGE.matcher(Files.readString(file, StandardCharsets.UTF_8));
-            String packageName = declared.find() ? declared.group(1) : "";
-            if (!path.startsWith(STORE) || !(packageName + ".").startsWith("fencingkoans.store.")) {
-                findings.add(path + " (an exercise source outside package fencingkoans.store)");
-            }
-        }
-        return findings;
-    }
-
-    static Map<String, String> sums(Path root) throws IOException {
+    private static Map<String, String> sums(Path root) throws IOException {
         Map<String, String> sums = new TreeMap<>();
-        for (String covered : COVERED) {
-            Path path = root.resolve(covered);
-            if (Files.exists(path)) {
-                for (Path file : files(path)) {
-                    sums.put(relative(root, file), sha256(Files.readAllBytes(file)));
-                }
+        for (Path file : coveredFiles(root)) {
+            String path = relative(root, file);
+            if (!path.equals(MANIFEST)) {
+                sums.put(path, sha256(Files.readAllBytes(file)));
             }
         }
         return sums;
     }
 
-    private static List<Path> files(Path start) throws IOException {
-        try (Stream<Path> walk = Files.walk(start)) {
-            return walk.filter(Files::isRegularFile).sorted().toList();
+    private static List<String> learnerFiles(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root.resolve(SUBMISSION))) {
+            return walk.filter(path -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
+                    .map(path -> relative(root, path)).sorted().toList();
         }
     }
 
-    private static String relative(Path root, Path file) {
+    /** Files and links (never followed) outside the folders no build reads. */
+    private static List<Path> coveredFiles(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(path -> !path.equals(root))
+                    .filter(path -> !NOT_COVERED.contains(root.relativize(path).getName(0).toString()))
+                    .filter(path -> !path.getFileName().toString().endsWith(".iml"))
+                    .filter(path -> !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS))
+                    .sorted().toList();
+        }
+    }
+
+    static String relative(Path root, Path file) {
         return root.relativize(file).toString().replace('\\', '/');
     }
 
@@ -145,22 +158,10 @@ public final class TamperManifest {
         }
     }
 
-    static String render(Map<String, String> sums) {
+    private static String render(Manifest manifest) {
         StringBuilder text = new StringBuilder();
-        sums.forEach((path, sum) -> text.append(sum).append("  ").append(path).append('\n'));
+        manifest.sums().forEach((path, sum) -> text.append(sum).append("  ").append(path).append('\n'));
+        manifest.submission().forEach(path -> text.append(LEARNER_FILE).append("  ").append(path).append('\n'));
         return text.toString();
-    }
-
-    static Map<String, String> parse(String manifest) {
-        Map<String, String> sums = new TreeMap<>();
-        manifest.lines().filter(line -> !line.isBlank()).forEach(line -> {
-            String[] parts = line.split("  ", 2);
-            if (parts.length != 2 || !parts[0].matches("[0-9a-f]{64}")) {
-                throw new IllegalStateException("GRADING INFRASTRUCTURE ERROR: " + MANIFEST + " has a line that is "
-                        + "not '<sha256>  <path>': " + line);
-            }
-            sums.put(parts[1], parts[0]);
-        });
-        return sums;
     }
 }

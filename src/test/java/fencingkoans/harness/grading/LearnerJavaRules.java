@@ -1,0 +1,169 @@
+package fencingkoans.harness.grading;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a learner's Java may use, by the fully qualified name of the type that owns each member it refers to.
+ * Everything a solution of this course needs is here; anything else is refused with the reason a learner can
+ * act on. The rules are written as an allowlist: a type that is not named is refused, however harmless.
+ */
+final class LearnerJavaRules {
+
+    /** Packages whose every type and member is allowed: the course's own code and plain data structures. */
+    private static final List<String> OPEN_PACKAGES = List.of("fencingkoans.contract", "fencingkoans.sqlite",
+            "fencingkoans.store", "fencingkoans.outside", "java.util", "java.util.function", "java.util.stream",
+            "java.time", "java.math", "java.sql");
+
+    /** Types inside an open package that are refused all the same, with the reason. */
+    private static final Map<String, String> CLOSED_IN_OPEN_PACKAGES = Map.of(
+            "java.util.ServiceLoader", "loads classes found at run time",
+            "java.util.Timer", "starts a thread of its own",
+            "java.util.TimerTask", "starts a thread of its own",
+            "java.sql.DriverManager", "opens database connections of its own; use the connection or ledger the "
+                    + "koan hands you",
+            "java.sql.Driver", "opens database connections of its own; use the connection or ledger the koan "
+                    + "hands you");
+
+    /** Types of closed packages that are allowed, each with the members allowed ({@code *}: all of them). */
+    private static final Map<String, Set<String>> ALLOWED_TYPES = Map.ofEntries(
+            Map.entry("java.lang.Object", Set.of("*")),
+            Map.entry("java.lang.String", Set.of("*")),
+            Map.entry("java.lang.StringBuilder", Set.of("*")),
+            Map.entry("java.lang.CharSequence", Set.of("*")),
+            Map.entry("java.lang.Character", Set.of("*")),
+            Map.entry("java.lang.Boolean", Set.of("*")),
+            Map.entry("java.lang.Number", Set.of("*")),
+            Map.entry("java.lang.Byte", Set.of("*")),
+            Map.entry("java.lang.Short", Set.of("*")),
+            Map.entry("java.lang.Integer", Set.of("*")),
+            Map.entry("java.lang.Long", Set.of("*")),
+            Map.entry("java.lang.Float", Set.of("*")),
+            Map.entry("java.lang.Double", Set.of("*")),
+            Map.entry("java.lang.Math", Set.of("*")),
+            Map.entry("java.lang.StrictMath", Set.of("*")),
+            Map.entry("java.lang.Enum", Set.of("*")),
+            Map.entry("java.lang.Record", Set.of("*")),
+            Map.entry("java.lang.Iterable", Set.of("*")),
+            Map.entry("java.lang.Comparable", Set.of("*")),
+            Map.entry("java.lang.AutoCloseable", Set.of("*")),
+            Map.entry("java.lang.Runnable", Set.of("*")),
+            Map.entry("java.lang.Override", Set.of("*")),
+            Map.entry("java.lang.Deprecated", Set.of("*")),
+            Map.entry("java.lang.SuppressWarnings", Set.of("*")),
+            Map.entry("java.lang.FunctionalInterface", Set.of("*")),
+            Map.entry("java.lang.SafeVarargs", Set.of("*")),
+            Map.entry("java.lang.Class", Set.of("getName", "getSimpleName", "isInstance", "cast")),
+            Map.entry("java.lang.System", Set.of("out", "err", "currentTimeMillis", "nanoTime", "lineSeparator",
+                    "identityHashCode", "arraycopy")),
+            Map.entry("java.io.PrintStream", Set.of("print", "println", "printf", "format", "flush")),
+            Map.entry("java.io.IOException", Set.of("*")),
+            Map.entry("java.io.UncheckedIOException", Set.of("*")),
+            Map.entry("java.io.Serializable", Set.of("*")),
+            Map.entry("java.nio.file.Path", Set.of("*")),
+            Map.entry("java.nio.file.Paths", Set.of("*")),
+            Map.entry("java.nio.file.Files", Set.of("copy", "exists", "notExists", "isRegularFile", "isDirectory",
+                    "size")),
+            Map.entry("java.nio.file.CopyOption", Set.of("*")),
+            Map.entry("java.nio.file.StandardCopyOption", Set.of("*")),
+            Map.entry("java.nio.file.LinkOption", Set.of("*")));
+
+    /** Why a closed package is closed, by package prefix; the first match wins. */
+    private static final List<Map.Entry<String, String>> CLOSED_PACKAGES = List.of(
+            Map.entry("java.lang.reflect", "looks into or changes classes at run time (reflection)"),
+            Map.entry("java.lang.invoke", "calls methods through handles (reflection)"),
+            Map.entry("java.lang.instrument", "rewrites classes while they run"),
+            Map.entry("java.util.concurrent", "works with threads; no koan of this course needs one"),
+            Map.entry("java.net", "opens network connections"),
+            Map.entry("javax.net", "opens network connections"),
+            Map.entry("java.nio.channels", "opens files or sockets directly"),
+            Map.entry("java.io", "reads or writes files and streams directly"),
+            Map.entry("java.nio.file", "reads or writes files; lesson 5 needs only Files.copy(Path, Path, ...)"),
+            Map.entry("sun.", "uses the JDK's unsafe internals"),
+            Map.entry("jdk.", "uses the JDK's internals"),
+            Map.entry("com.sun.", "uses the JDK's internals"),
+            Map.entry("javax.sql", "opens database connections of its own; use the connection or ledger the koan "
+                    + "hands you"),
+            Map.entry("org.junit", "reaches into the test framework that grades the koans"),
+            Map.entry("org.opentest4j", "reaches into the test framework that grades the koans"),
+            Map.entry("org.assertj", "reaches into the test framework that grades the koans"),
+            Map.entry("fencingkoans.harness", "reaches into the course's grading machinery"),
+            Map.entry("fencingkoans.koans", "reaches into the koans themselves"));
+
+    /** Why a type of java.lang outside the allowlist is refused, for the ones a learner might reach for. */
+    private static final Map<String, String> JAVA_LANG_REASONS = Map.of(
+            "java.lang.Runtime", "starts programs or stops the JVM",
+            "java.lang.ProcessBuilder", "starts another program",
+            "java.lang.Process", "controls another program",
+            "java.lang.ProcessHandle", "controls other programs",
+            "java.lang.Thread", "starts or controls threads; no koan of this course needs one",
+            "java.lang.ThreadGroup", "starts or controls threads; no koan of this course needs one",
+            "java.lang.ClassLoader", "loads classes of its own",
+            "java.lang.StackWalker", "looks into the running program's stack",
+            "java.lang.Module", "looks into or changes modules at run time",
+            "java.lang.ModuleLayer", "looks into or changes modules at run time");
+
+    /** Members of allowed types that are refused, with a reason (the rest of the type stays allowed). */
+    private static final Map<String, String> MEMBER_REASONS = Map.ofEntries(
+            Map.entry("java.lang.System.exit", "stops the JVM that grades the koans"),
+            Map.entry("java.lang.System.getenv", "reads the environment, where credentials may live"),
+            Map.entry("java.lang.System.getProperty", "reads the JVM's settings"),
+            Map.entry("java.lang.System.getProperties", "reads the JVM's settings"),
+            Map.entry("java.lang.System.setProperty", "changes the JVM's settings"),
+            Map.entry("java.lang.System.setOut", "replaces the JVM's output"),
+            Map.entry("java.lang.System.setErr", "replaces the JVM's output"),
+            Map.entry("java.lang.System.setIn", "replaces the JVM's input"),
+            Map.entry("java.lang.System.load", "loads native code"),
+            Map.entry("java.lang.System.loadLibrary", "loads native code"),
+            Map.entry("java.lang.System.console", "reads the terminal"),
+            Map.entry("java.lang.System.in", "reads the JVM's input"),
+            Map.entry("java.lang.Class.forName", "loads classes by name (reflection)"),
+            Map.entry("java.nio.file.Files.write", "writes files; lesson 5 needs only Files.copy(Path, Path, ...)"),
+            Map.entry("java.nio.file.Files.writeString", "writes files; lesson 5 needs only Files.copy(Path, Path, "
+                    + "...)"));
+
+    private LearnerJavaRules() {
+    }
+
+    /**
+     * Why {@code member} of {@code owner} may not be used, or empty when it may. {@code member} is null for a use of
+     * the type itself (a declaration, a cast, a {@code new}).
+     */
+    static Optional<String> refusal(String owner, String packageName, String member) {
+        if (member != null && MEMBER_REASONS.containsKey(owner + "." + member)) {
+            return Optional.of(MEMBER_REASONS.get(owner + "." + member));
+        }
+        if (CLOSED_IN_OPEN_PACKAGES.containsKey(owner)) {
+            return Optional.of(CLOSED_IN_OPEN_PACKAGES.get(owner));
+        }
+        if (OPEN_PACKAGES.contains(packageName)) {
+            return Optional.empty();
+        }
+        Set<String> members = ALLOWED_TYPES.get(owner);
+        if (members != null) {
+            return member == null || members.contains("*") || members.contains(member) ? Optional.empty()
+                    : Optional.of("uses " + simple(owner) + "." + member + ", which no solution of this course needs");
+        }
+        if (packageName.equals("java.lang") && isThrowableName(owner)) {
+            return Optional.empty();
+        }
+        if (JAVA_LANG_REASONS.containsKey(owner)) {
+            return Optional.of(JAVA_LANG_REASONS.get(owner));
+        }
+        return CLOSED_PACKAGES.stream().filter(closed -> (packageName + ".").startsWith(closed.getKey()))
+                .map(Map.Entry::getValue).findFirst()
+                .or(() -> Optional.of("uses " + owner + ", which no solution of this course needs"));
+    }
+
+    /** Exceptions and errors of java.lang are what a solution throws and catches. */
+    private static boolean isThrowableName(String owner) {
+        String name = simple(owner);
+        return name.equals("Throwable") || name.endsWith("Exception") || name.endsWith("Error");
+    }
+
+    private static String simple(String qualified) {
+        return qualified.substring(qualified.lastIndexOf('.') + 1);
+    }
+}

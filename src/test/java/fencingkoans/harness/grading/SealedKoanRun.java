@@ -1,0 +1,61 @@
+package fencingkoans.harness.grading;
+
+import fencingkoans.harness.KoanLauncher;
+import fencingkoans.harness.KoanResults;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The graded JVM's side of the sealed channel. Before any learner class can load it reads the grader's one-time
+ * token and the koans to leave out from standard input, connects to the grader's socket and proves the token;
+ * then it runs the koans and sends every start and every result over that socket, and nothing else. Standard
+ * output is only a log: whatever learner code prints there grades nothing.
+ */
+public final class SealedKoanRun {
+
+    static final String STARTED = "started";
+    static final String RESULT = "result";
+    static final String DONE = "done";
+
+    private SealedKoanRun() {
+    }
+
+    /** Arguments: the grader's port on the loopback address, then the per-koan timeout (for example "40 s"). */
+    public static void main(String[] args) throws IOException {
+        BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String token = input.readLine();
+        String leaveOut = input.readLine();
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
+                PrintWriter channel = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8)) {
+            channel.println(token);
+            KoanResults results = new KoanResults(
+                    key -> send(channel, STARTED + " " + key),
+                    result -> send(channel, RESULT + " " + result.key() + " " + result.status() + " "
+                            + Base64.getEncoder().encodeToString(result.detail().getBytes(StandardCharsets.UTF_8))));
+            new KoanLauncher().run(SealedKoanRun.class.getClassLoader(), Map.of(
+                    "koans.focus", "off",
+                    "junit.jupiter.execution.timeout.default", args[1],
+                    "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"),
+                    leaveOut == null || leaveOut.isBlank() ? Set.of() : Set.of(leaveOut.split(",")), results);
+            send(channel, DONE);
+        }
+        // Threads a koan left behind must not keep this JVM, or its grade, waiting.
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void send(PrintWriter channel, String line) {
+        synchronized (channel) {
+            channel.println(line);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package fencingkoans.harness.grading;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the koans on a submission in JVMs of their own and collects the results over a socket this process opened
+ * and accepts exactly one connection on, proven by a token only that JVM was told. Each JVM runs in a process group
+ * of its own that is killed when it is done. A koan that times out, goes silent or takes its JVM down is recorded
+ * and the rest run in a fresh JVM, until the budget is spent: a hang costs minutes, not hours.
+ */
+final class SealedRun {
+
+    /** The limits of one submission's run. */
+    record Budget(Duration koanTimeout, Duration silence, Duration total, int restarts) {
+
+        static Budget standard() {
+            return new Budget(Duration.ofSeconds(40), Duration.ofSeconds(60), Duration.ofMinutes(6), 3);
+        }
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final List<Path> classpath;
+    private final Path work;
+    private final Map<String, String> environment;
+    private final Budget budget;
+    private final Map<String, KoanOutcome> outcomes = new LinkedHashMap<>();
+
+    SealedRun(List<Path> classpath, Path work, Map<String, String> environment, Budget budget) {
+        this.classpath = classpath;
+        this.work = work;
+        this.environment = environment;
+        this.budget = budget;
+    }
+
+    /** Every koan in {@code koans} with its outcome; a koan the budget left no time for is NOT_RUN, saying why. */
+    Map<String, KoanOutcome> run(Set<String> koans) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + budget.total().toNanos();
+        int jvm = 0;
+        String stopped = null;
+        while (!outcomes.keySet().containsAll(koans)) {
+            if (jvm > budget.restarts()) {
+                stopped = "grading gave up after " + jvm + " graded JVMs were cut short (timeouts, hangs or exits)";
+                break;
+            }
+            if (System.nanoTime() >= deadline) {
+                stopped = "the submission used up its " + budget.total().toSeconds() + " s grading budget";
+                break;
+            }
+            int before = outcomes.size();
+            oneJvm(++jvm, deadline);
+            if (outcomes.size() == before) {
+                stopped = "a graded JVM ended without running a single koan (see " + work.resolve("jvm-" + jvm + ".log")
+                        + ")";
+                break;
+            }
+        }
+        String why = stopped;
+        koans.forEach(koan -> outcomes.putIfAbsent(koan, new KoanOutcome(KoanStatus.NOT_RUN,
+                why == null ? "the graded JVM never reported this koan" : why)));
+        return outcomes;
+    }
+
+    private void oneJvm(int number, long deadline) throws IOException, InterruptedException {
+        String token = HexFormat.of().formatHex(bytes());
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Process jvm = start(server.getLocalPort(), work.resolve("jvm-" + number + ".log"));
+            try (Writer stdin = new OutputStreamWriter(jvm.getOutputStream(), StandardCharsets.UTF_8)) {
+                stdin.write(token + "\n" + String.join(",", outcomes.keySet()) + "\n");
+            }
+            server.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
+            try (Socket channel = server.accept()) {
+                server.close();
+                listen(channel, token, deadline);
+            } catch (SocketTimeoutException e) {
+                // The JVM never connected: nothing it did counts.
+            } finally {
+                kill(jvm);
+            }
+        }
+    }
+
+    private static byte[] bytes() {
+        byte[] token = new byte[24];
+        RANDOM.nextBytes(token);
+        return token;
+    }
+
+    private void listen(Socket channel, String token, long deadline) throws IOException {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(channel.getInputStream(), StandardCharsets.UTF_8));
+        channel.setSoTimeout(timeout(deadline));
+        if (!token.equals(lines.readLine())) {
+            return;
+        }
+        String running = null;
+        while (true) {
+            String line;
+            try {
+                channel.setSoTimeout(timeout(deadline));
+                line = lines.readLine();
+            } catch (SocketTimeoutException e) {
+                if (running != null) {
+                    outcomes.put(running, new KoanOutcome(KoanStatus.TIMED_OUT, "no word from the graded JVM for "
+                            + budget.silence().toSeconds() + " s while this koan ran: it hung, and its JVM was killed"));
+                }
+                return;
+            }
+            if (line == null) {
+                if (running != null) {
+                    outcomes.put(running, new KoanOutcome(KoanStatus.ERROR,
+                            "the graded JVM ended while this koan ran (did something stop the JVM?)"));
+                }
+                return;
+            }
+            String[] parts = line.split(" ", 4);
+            switch (parts[0]) {
+                case SealedKoanRun.STARTED -> running = parts[1];
+                case SealedKoanRun.RESULT -> {
+                    KoanOutcome outcome = outcome(parts[2], new String(Base64.getDecoder().decode(parts[3]),
+                            StandardCharsets.UTF_8));
+                    outcomes.putIfAbsent(parts[1], outcome);
+                    running = null;
+                    if (outcome.status() == KoanStatus.TIMED_OUT) {
+                        // Its thread may still spin or hold a lock: the rest run in a fresh JVM.
+                        return;
+                    }
+                }
+                case SealedKoanRun.DONE -> {
+                    return;
+                }
+                default -> throw new IllegalStateException("the graded JVM sent a line the grader cannot read: " + line);
+            }
+        }
+    }
+
+    private int timeout(long deadline) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        return (int) Math.max(1, Math.min(left, budget.silence().toMillis()));
+    }
+
+    private static KoanOutcome outcome(String status, String detail) {
+        KoanStatus graded = switch (status) {
+            case "PASSED" -> KoanStatus.PASSED;
+            case "FAILED" -> KoanStatus.FAILED;
+            case "TIMED_OUT" -> KoanStatus.TIMED_OUT;
+            case "SKIPPED" -> KoanStatus.SKIPPED;
+            default -> KoanStatus.ERROR;
+        };
+        return new KoanOutcome(graded, detail);
+    }
+
+    private Process start(int port, Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            // A process group of its own, so that everything it starts is killed with it.
+            command.add("/usr/bin/setsid");
+        }
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")), "-cp",
+                String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
+                SealedKoanRun.class.getName(), String.valueOf(port), budget.koanTimeout().toSeconds() + " s"));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    private static void kill(Process jvm) throws InterruptedException, IOException {
+        // The whole group, even when its first process is gone: what it started may still run.
+        new ProcessBuilder("kill", "-KILL", "--", "-" + jvm.pid()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        jvm.descendants().forEach(ProcessHandle::destroyForcibly);
+        jvm.destroyForcibly();
+        jvm.waitFor(10, TimeUnit.SECONDS);
+    }
+}
