@@ -1,0 +1,2 @@
+# The learner deletes a shipped file instead of writing it.
+git rm -q exercises/src/main/java/fencingkoans/store/Counterexamples.java
