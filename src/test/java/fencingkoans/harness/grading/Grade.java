@@ -1,7 +1,5 @@
 package fencingkoans.harness.grading;
 
-import fencingkoans.harness.Course;
-import fencingkoans.harness.KoanResults;
 import java.util.List;
 import java.util.Map;
 
@@ -39,22 +37,17 @@ record Grade(List<LessonGrade> lessons, List<String> refusals, List<String> comp
     }
 
     /** Grades every koan the course declares, by class and method; a koan without an outcome is graded as not run. */
-    static Grade of(List<Course.LessonEntry> course, Map<String, KoanOutcome> outcomes, Points points,
+    static Grade of(List<TamperManifest.PlannedLesson> course, Map<String, KoanOutcome> outcomes, Points points,
             List<String> refusals, List<String> compileErrors) {
         KoanOutcome unrun = !refusals.isEmpty()
                 ? new KoanOutcome(KoanStatus.NOT_RUN, "the submission was refused: " + String.join("; ", refusals))
                 : !compileErrors.isEmpty()
                 ? new KoanOutcome(KoanStatus.NOT_RUN, "the submission does not compile: " + compileErrors.get(0))
                 : KoanOutcome.NOT_RUN;
-        return new Grade(course.stream().map(lesson -> {
-            int number = lesson.lesson().value();
-            return new LessonGrade(number, lesson.lesson().title(), lesson.koans().stream()
-                    .map(koan -> new KoanGrade(koan.card().number(), koan.name(), number,
-                            outcomes.getOrDefault(KoanResults.key(koan.testClass().getName(), koan.methodName()),
-                                    unrun),
-                            points.perKoan(number)))
-                    .toList());
-        }).toList(), List.copyOf(refusals), List.copyOf(compileErrors));
+        return new Grade(course.stream().map(lesson -> new LessonGrade(lesson.number(), lesson.title(),
+                lesson.koans().stream().map(koan -> new KoanGrade(koan.number(), koan.name(), lesson.number(),
+                        outcomes.getOrDefault(koan.key(), unrun), points.perKoan(lesson.number()))).toList()))
+                .toList(), List.copyOf(refusals), List.copyOf(compileErrors));
     }
 
     List<KoanGrade> koans() {

@@ -1,7 +1,5 @@
 package fencingkoans.harness.grading;
 
-import fencingkoans.harness.Course;
-import fencingkoans.harness.KoanResults;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -28,6 +26,7 @@ import java.util.stream.Stream;
  * <pre>
  *   Grader --repository                                  a learner repository grades itself (./mvnw verify -Pgrade)
  *   Grader --course DIR --submission DIR --out DIR       the batch grader: a pristine course, a learner's exercises/
+ *   Grader --course DIR --submission DIR --check-only    only the contract and the check of the learner's Java
  *   options: --koan-timeout S, --silence S, --budget S, --restarts N   limits of one submission's run
  * </pre>
  */
@@ -45,22 +44,32 @@ public final class Grader {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
         boolean repository = options.containsKey("repository");
+        boolean checkOnly = options.containsKey("check-only");
         Path course = repository ? ownRoot() : Path.of(required(options, "course")).toAbsolutePath().normalize();
         Path submission = repository ? course.resolve(TamperManifest.SUBMISSION)
                 : Path.of(required(options, "submission")).toAbsolutePath();
-        Path out = repository ? course.resolve("target/koans") : Path.of(required(options, "out")).toAbsolutePath();
+        Path out = repository ? course.resolve("target/koans")
+                : Path.of(checkOnly ? "" : required(options, "out")).toAbsolutePath();
         SealedRun.Budget standard = SealedRun.Budget.standard();
         SealedRun.Budget budget = new SealedRun.Budget(
                 seconds(options, "koan-timeout", standard.koanTimeout()), seconds(options, "silence", standard.silence()),
                 seconds(options, "budget", standard.total()),
                 Integer.parseInt(options.getOrDefault("restarts", String.valueOf(standard.restarts()))));
-        for (String earlier : OUTPUTS) {
-            Files.deleteIfExists(out.resolve(earlier));
+        if (!checkOnly) {
+            for (String earlier : OUTPUTS) {
+                Files.deleteIfExists(out.resolve(earlier));
+            }
         }
-        List<Course.LessonEntry> lessons = Course.lessons();
-        Points points = Points.read(course, lessons);
-        TamperManifest.Manifest manifest = TamperManifest.read(course);
-
+        TamperManifest.Manifest manifest;
+        Points points;
+        try {
+            manifest = TamperManifest.read(course);
+            points = Points.read(course, manifest.lessons());
+        } catch (IllegalStateException e) {
+            System.out.println("GRADING INFRASTRUCTURE ERROR, no grade written: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         List<String> refusals = new ArrayList<>();
         if (repository) {
             refusals.addAll(TamperManifest.differences(manifest, course).stream()
@@ -69,40 +78,49 @@ public final class Grader {
         }
         refusals.addAll(Submission.refusals(submission, manifest.submission()));
         Map<String, KoanOutcome> outcomes = Map.of();
-        List<String> compileErrors = List.of();
-        if (refusals.isEmpty()) {
-            Path work = Files.createTempDirectory("fencing-grade-");
-            try {
+        List<String> compileErrors = new ArrayList<>();
+        Path work = Files.createTempDirectory("fencing-grade-");
+        try {
+            if (refusals.isEmpty()) {
                 Submission files = new Submission(submission, manifest.submission());
                 Path classes = work.resolve("classes");
                 LearnerJavaCheck.Outcome checked = LearnerJavaCheck.compile(files.javaFiles(),
                         course.resolve("src/main/java"), libraries(), classes);
                 refusals.addAll(checked.refusals());
-                compileErrors = checked.compileErrors();
-                if (checked.compiled()) {
-                    outcomes = run(course, files, classes, work, budget, keys(lessons));
+                compileErrors.addAll(checked.compileErrors());
+                if (checked.compiled() && !checkOnly) {
+                    Path koans = work.resolve("test-classes");
+                    compileErrors.addAll(LearnerJavaCheck.compileKoans(course.resolve("src/test/java"),
+                            course.resolve("src/test/resources"), classes, libraries(), koans));
+                    if (compileErrors.isEmpty()) {
+                        outcomes = run(files, classes, koans, work, budget, keys(manifest.lessons()));
+                    }
                 }
-            } finally {
-                delete(work);
             }
+        } finally {
+            delete(work);
         }
-        Grade grade = Grade.of(lessons, outcomes, points, refusals, compileErrors);
-        write(grade, out);
+        if (checkOnly) {
+            refusals.forEach(refusal -> System.out.println("REFUSED: " + refusal));
+            compileErrors.forEach(error -> System.out.println("DOES NOT COMPILE: " + error));
+            boolean allowed = refusals.isEmpty() && compileErrors.isEmpty();
+            System.out.println(allowed ? "ALLOWED: " + submission + " may run" : "NOT ALLOWED: " + submission);
+            System.exit(allowed ? 0 : 1);
+        }
+        write(Grade.of(manifest.lessons(), outcomes, points, refusals, compileErrors), out);
     }
 
-    private static Map<String, KoanOutcome> run(Path course, Submission files, Path classes, Path work,
-            SealedRun.Budget budget, Set<String> koans) throws IOException, InterruptedException {
+    private static Map<String, KoanOutcome> run(Submission files, Path classes, Path koans, Path work,
+            SealedRun.Budget budget, Set<String> koanKeys) throws IOException, InterruptedException {
         for (String resource : files.resources()) {
             Path target = classes.resolve(resource.substring(resource.indexOf("/src/main/resources/")
                     + "/src/main/resources/".length()));
             Files.createDirectories(target.getParent());
             Files.copy(files.inFolder(resource), target, StandardCopyOption.REPLACE_EXISTING);
         }
-        Path koanClasses = work.resolve("test-classes");
-        copy(course.resolve("target/test-classes"), koanClasses);
         readOnly(classes);
-        readOnly(koanClasses);
-        List<Path> classpath = new ArrayList<>(List.of(classes, koanClasses));
+        readOnly(koans);
+        List<Path> classpath = new ArrayList<>(List.of(classes, koans));
         classpath.addAll(libraries());
         Map<String, String> environment = new TreeMap<>();
         KEPT_ENVIRONMENT.forEach(name -> {
@@ -112,15 +130,14 @@ public final class Grader {
             }
         });
         Path runs = Files.createDirectories(work.resolve("runs"));
-        Map<String, KoanOutcome> outcomes = new SealedRun(classpath, runs, environment, budget).run(koans);
+        Map<String, KoanOutcome> outcomes = new SealedRun(classpath, runs, environment, budget).run(koanKeys);
         writable(work);
         return outcomes;
     }
 
-    private static Set<String> keys(List<Course.LessonEntry> lessons) {
+    private static Set<String> keys(List<TamperManifest.PlannedLesson> lessons) {
         Set<String> keys = new LinkedHashSet<>();
-        lessons.forEach(lesson -> lesson.koans().forEach(koan -> keys.add(KoanResults.key(koan.testClass().getName(),
-                koan.methodName()))));
+        lessons.forEach(lesson -> lesson.koans().forEach(koan -> keys.add(koan.key())));
         return keys;
     }
 
@@ -145,13 +162,15 @@ public final class Grader {
             System.out.printf("  Lesson %d  %-46s %2d of %2d koans  %3d / %3d points%n", lesson.lesson(),
                     lesson.title(), tally.passed(), tally.total(), tally.points(), tally.maxPoints());
         }
+        System.out.println(SealedRun.SANDBOX ? "Sandbox: bubblewrap (files read-only, a private /tmp, own process "
+                + "namespace)" : "Sandbox: none on this machine (the learner-code check and the sealed channel hold)");
         Grade.Tally total = grade.tally();
         System.out.printf("GRADE: %d of %d points (%d of %d koans passed, %d skipped)%s. Written to %s%n",
                 total.points(), total.maxPoints(), total.passed(), total.total(), total.skipped(),
                 grade.refusals().isEmpty() ? "" : ", the submission was refused", out.resolve("grade.json"));
     }
 
-    /** The course this grader was compiled in: target/test-classes/ is two folders below its root. */
+    /** The course this grader was compiled in: its classes are two folders below the root (target/grader/). */
     private static Path ownRoot() throws URISyntaxException {
         Path classes = Path.of(Grader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return classes.getParent().getParent().toAbsolutePath().normalize();
@@ -170,7 +189,7 @@ public final class Grader {
                 throw new IllegalArgumentException("unexpected argument '" + args[i] + "'; see Grader's usage");
             }
             String name = args[i].substring(2);
-            options.put(name, name.equals("repository") ? "" : args[++i]);
+            options.put(name, name.equals("repository") || name.equals("check-only") ? "" : args[++i]);
         }
         return options;
     }
@@ -185,19 +204,6 @@ public final class Grader {
 
     private static Duration seconds(Map<String, String> options, String name, Duration standard) {
         return options.containsKey(name) ? Duration.ofSeconds(Long.parseLong(options.get(name))) : standard;
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path path : walk.sorted().toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target);
-                }
-            }
-        }
     }
 
     /** The graded JVM runs as the same user: read-only folders keep it from replacing a class not loaded yet. */

@@ -26,6 +26,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.Elements;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -66,6 +67,8 @@ final class LearnerJavaCheck {
         }
     }
 
+    private static final int MAX_ERRORS = 10;
+
     private LearnerJavaCheck() {
     }
 
@@ -94,14 +97,18 @@ final class LearnerJavaCheck {
             task.analyze();
             List<String> errors = diagnostics.getDiagnostics().stream()
                     .filter(found -> found.getKind() == Diagnostic.Kind.ERROR)
-                    .map(error -> describe(error, learnerFiles)).toList();
+                    .map(error -> describe(error, learnerFiles)).distinct().limit(MAX_ERRORS).toList();
             List<String> refusals = new ArrayList<>();
             Trees trees = Trees.instance(task);
             for (CompilationUnitTree unit : units) {
                 learnerFileOf(unit, learnerFiles).ifPresent(learner -> refusals.addAll(
                         new Reader(learner, unit, trees, task.getElements()).refusals()));
             }
-            if (!refusals.isEmpty() || !errors.isEmpty()) {
+            if (!refusals.isEmpty()) {
+                // What cannot compile because of a refused line says nothing new.
+                return new Outcome(refusals, List.of());
+            }
+            if (!errors.isEmpty()) {
                 return new Outcome(refusals, errors);
             }
             task.generate();
@@ -110,6 +117,46 @@ final class LearnerJavaCheck {
                     .map(error -> describe(error, learnerFiles)).toList();
             return new Outcome(List.of(), late);
         }
+    }
+
+    /**
+     * Compiles the koans and their harness ({@code sources}, course code, not checked) against the learner's
+     * compiled classes into {@code out}, with their resources; the compile errors, if the learner's code does not
+     * offer what the koans use.
+     */
+    static List<String> compileKoans(Path sources, Path resources, Path classes, List<Path> libraries, Path out)
+            throws IOException {
+        List<Path> classpath = new ArrayList<>(List.of(classes));
+        classpath.addAll(libraries);
+        List<File> files = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(sources)) {
+            walk.filter(path -> path.toString().endsWith(".java")).sorted().forEach(path -> files.add(path.toFile()));
+        }
+        Files.createDirectories(out);
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        try (StandardJavaFileManager fileManager = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
+                StandardCharsets.UTF_8)) {
+            boolean compiled = compiler.getTask(null, fileManager, diagnostics, List.of("--release", "17", "-encoding",
+                    "UTF-8", "-parameters", "-proc:none", "-nowarn", "-d", out.toString(), "-classpath",
+                    String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList())), null,
+                    fileManager.getJavaFileObjectsFromFiles(files)).call();
+            if (!compiled) {
+                return diagnostics.getDiagnostics().stream().filter(found -> found.getKind() == Diagnostic.Kind.ERROR)
+                        .map(error -> "the koans cannot use your code: " + describe(error, List.of())).distinct()
+                        .limit(MAX_ERRORS).toList();
+            }
+        }
+        if (Files.isDirectory(resources)) {
+            try (Stream<Path> walk = Files.walk(resources)) {
+                for (Path resource : walk.filter(Files::isRegularFile).toList()) {
+                    Path target = out.resolve(resources.relativize(resource).toString());
+                    Files.createDirectories(target.getParent());
+                    Files.copy(resource, target);
+                }
+            }
+        }
+        return List.of();
     }
 
     private static Optional<LearnerFile> learnerFileOf(CompilationUnitTree unit, List<LearnerFile> learnerFiles) {
@@ -123,7 +170,7 @@ final class LearnerJavaCheck {
                 .filter(learner -> Path.of(error.getSource().toUri()).equals(learner.file().toAbsolutePath()
                         .normalize()))
                 .map(LearnerFile::path).findFirst().orElse(Path.of(error.getSource().toUri()).getFileName().toString());
-        return where + ":" + error.getLineNumber() + ": " + error.getMessage(Locale.ROOT);
+        return where + ":" + error.getLineNumber() + ": " + error.getMessage(Locale.ROOT).lines().findFirst().orElse("");
     }
 
     /** Reads one learner file as the compiler resolved it. */
@@ -199,7 +246,8 @@ final class LearnerJavaCheck {
 
         private void check(Tree node) {
             Element used = trees.getElement(getCurrentPath());
-            if (used == null) {
+            if (used == null || used.asType().getKind() == TypeKind.ERROR) {
+                // Not resolved: the compiler reports it as an error of its own.
                 return;
             }
             ElementKind kind = used.getKind();
@@ -224,7 +272,7 @@ final class LearnerJavaCheck {
             }
             String packageName = elements.getPackageOf(owner).getQualifiedName().toString();
             LearnerJavaRules.refusal(ownerName, packageName, member).ifPresent(reason -> refuse(node,
-                    simpleName(ownerName) + (member == null ? "" : "." + member) + ": " + reason));
+                    "uses " + simpleName(ownerName) + (member == null ? "" : "." + member) + ": " + reason));
         }
 
         private void refuse(Tree node, String reason) {

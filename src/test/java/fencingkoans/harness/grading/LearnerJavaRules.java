@@ -12,6 +12,8 @@ import java.util.Set;
  */
 final class LearnerJavaRules {
 
+    private static final String REFLECTION = "looks into or changes classes at run time (reflection)";
+
     /** Packages whose every type and member is allowed: the course's own code and plain data structures. */
     private static final List<String> OPEN_PACKAGES = List.of("fencingkoans.contract", "fencingkoans.sqlite",
             "fencingkoans.store", "fencingkoans.outside", "java.util", "java.util.function", "java.util.stream",
@@ -72,7 +74,7 @@ final class LearnerJavaRules {
 
     /** Why a closed package is closed, by package prefix; the first match wins. */
     private static final List<Map.Entry<String, String>> CLOSED_PACKAGES = List.of(
-            Map.entry("java.lang.reflect", "looks into or changes classes at run time (reflection)"),
+            Map.entry("java.lang.reflect", REFLECTION),
             Map.entry("java.lang.invoke", "calls methods through handles (reflection)"),
             Map.entry("java.lang.instrument", "rewrites classes while they run"),
             Map.entry("java.util.concurrent", "works with threads; no koan of this course needs one"),
@@ -124,6 +126,8 @@ final class LearnerJavaRules {
             Map.entry("java.nio.file.Files.writeString", "writes files; lesson 5 needs only Files.copy(Path, Path, "
                     + "...)"));
 
+    private static final String NOT_NEEDED = "no solution of this course needs it, so grading does not allow it";
+
     private LearnerJavaRules() {
     }
 
@@ -144,7 +148,7 @@ final class LearnerJavaRules {
         Set<String> members = ALLOWED_TYPES.get(owner);
         if (members != null) {
             return member == null || members.contains("*") || members.contains(member) ? Optional.empty()
-                    : Optional.of("uses " + simple(owner) + "." + member + ", which no solution of this course needs");
+                    : Optional.of(owner.equals("java.lang.Class") ? REFLECTION : NOT_NEEDED);
         }
         if (packageName.equals("java.lang") && isThrowableName(owner)) {
             return Optional.empty();
@@ -154,7 +158,7 @@ final class LearnerJavaRules {
         }
         return CLOSED_PACKAGES.stream().filter(closed -> (packageName + ".").startsWith(closed.getKey()))
                 .map(Map.Entry::getValue).findFirst()
-                .or(() -> Optional.of("uses " + owner + ", which no solution of this course needs"));
+                .or(() -> Optional.of(NOT_NEEDED));
     }
 
     /** Exceptions and errors of java.lang are what a solution throws and catches. */

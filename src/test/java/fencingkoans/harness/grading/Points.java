@@ -1,6 +1,5 @@
 package fencingkoans.harness.grading;
 
-import fencingkoans.harness.Course;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +30,7 @@ final class Points {
         return perKoanByLesson.getOrDefault(lesson, 1);
     }
 
-    static Points read(Path root, List<Course.LessonEntry> lessons) {
+    static Points read(Path root, List<TamperManifest.PlannedLesson> lessons) {
         Path file = root.resolve(FILE);
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -39,7 +38,7 @@ final class Points {
         } catch (IOException e) {
             throw new IllegalStateException("the grading file " + FILE + " cannot be read: " + e.getMessage(), e);
         }
-        Set<Integer> known = lessons.stream().map(lesson -> lesson.lesson().value()).collect(Collectors.toSet());
+        Set<Integer> known = lessons.stream().map(TamperManifest.PlannedLesson::number).collect(Collectors.toSet());
         Map<Integer, Integer> perKoan = new HashMap<>();
         for (String key : properties.stringPropertyNames()) {
             int lesson = lessonOf(key, known);

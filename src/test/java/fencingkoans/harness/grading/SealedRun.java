@@ -171,21 +171,68 @@ final class SealedRun {
     }
 
     private Process start(int port, Path log) throws IOException {
+        Path privateTemp = Files.createDirectories(work.resolve("tmp"));
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             // A process group of its own, so that everything it starts is killed with it.
             command.add("/usr/bin/setsid");
         }
+        if (SANDBOX) {
+            command.addAll(sandbox(privateTemp));
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")), "-cp",
+                "-Djava.io.tmpdir=" + privateTemp, "-cp",
                 String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
                 SealedKoanRun.class.getName(), String.valueOf(port), budget.koanTimeout().toSeconds() + " s"));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
+        ProcessBuilder builder = new ProcessBuilder(command).directory(privateTemp.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().clear();
         builder.environment().putAll(environment);
         return builder.start();
+    }
+
+    /**
+     * bubblewrap's view of the machine for the graded JVM: every file read-only, a private /tmp with only its own
+     * temporary folder writable, its own process and IPC namespaces, and no network unless a PostgreSQL lesson
+     * needs its server.
+     */
+    private List<String> sandbox(Path privateTemp) {
+        List<String> options = new ArrayList<>(List.of(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--tmpfs", "/tmp", "--ro-bind", classpathRoot(), classpathRoot(), "--bind", privateTemp.toString(),
+                privateTemp.toString(), "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+                "--new-session"));
+        if (!environment.containsKey("FENCING_PG_URL") && !environment.containsKey("DOCKER_HOST")) {
+            options.add("--unshare-net");
+        }
+        options.add("--");
+        return options;
+    }
+
+    /** The folder that holds the graded run's classes and temporary folder: it must show through the private /tmp. */
+    private String classpathRoot() {
+        return work.getParent().toString();
+    }
+
+    private static final String BWRAP = "/usr/bin/bwrap";
+    /** Whether bubblewrap is installed and allowed to make namespaces here (containers often forbid it). */
+    static final boolean SANDBOX = sandboxWorks();
+
+    private static boolean sandboxWorks() {
+        if (!Files.isExecutable(Path.of(BWRAP))) {
+            return false;
+        }
+        try {
+            Process probe = new ProcessBuilder(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                    "--unshare-pid", "--", "true").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static void kill(Process jvm) throws InterruptedException, IOException {

@@ -1,5 +1,7 @@
 package fencingkoans.harness.grading;
 
+import fencingkoans.harness.Course;
+import fencingkoans.harness.KoanResults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +21,8 @@ import java.util.stream.Stream;
 /**
  * The grading manifest of a learner repository, written by {@code instructor/export}: the SHA-256 of every file
  * outside {@code exercises/} ({@code <sha256>  <path>}) and the list of learner files a submission consists of
- * ({@code submission  <path>}). Line endings are hashed as LF, so a Windows checkout is not taken for tampering.
+ * ({@code submission  <path>}), and the koans to grade ({@code lesson  N  title}, then {@code koan  number
+ * class#method  sentence}). Line endings are hashed as LF, so a Windows checkout is not taken for tampering.
  *
  * <p>{@code --write [root]} writes it; {@code --check [root]} lists every covered file that changed or is
  * missing, and every file that the manifest does not know (a new class, a config file, a workflow), anywhere
@@ -30,12 +33,25 @@ public final class TamperManifest {
     static final String MANIFEST = "grading/manifest.sha256";
     static final String SUBMISSION = "exercises";
     private static final String LEARNER_FILE = "submission";
+    private static final String LESSON = "lesson";
+    private static final String KOAN = "koan";
     /** What no build reads: git's own data, build output, and the folders IDEs keep their settings in. */
     private static final Set<String> NOT_COVERED = Set.of(".git", "target", SUBMISSION, ".idea", ".vscode",
             ".settings", ".classpath", ".project", ".DS_Store");
 
-    /** The manifest's two parts: covered files with their sums, and the learner files of a submission. */
-    record Manifest(Map<String, String> sums, List<String> submission) {
+    /**
+     * The manifest's three parts: covered files with their sums, the learner files of a submission, and the koans
+     * to grade, by lesson. The grader reads the koans from here, never from classes that learner code shares.
+     */
+    record Manifest(Map<String, String> sums, List<String> submission, List<PlannedLesson> lessons) {
+    }
+
+    /** A lesson to grade: its number, title and koans in course order. */
+    record PlannedLesson(int number, String title, List<PlannedKoan> koans) {
+    }
+
+    /** A koan to grade: its number, where it runs ({@code class#method}) and its sentence. */
+    record PlannedKoan(String number, String key, String name) {
     }
 
     private TamperManifest() {
@@ -46,7 +62,7 @@ public final class TamperManifest {
         Path root = Path.of(args.length > 1 ? args[1] : "").toAbsolutePath().normalize();
         switch (mode) {
             case "--write" -> {
-                Manifest manifest = new Manifest(sums(root), learnerFiles(root));
+                Manifest manifest = new Manifest(sums(root), learnerFiles(root), plan());
                 Files.writeString(root.resolve(MANIFEST), render(manifest), StandardCharsets.UTF_8);
                 System.out.println("Wrote " + root.resolve(MANIFEST) + ": " + manifest.sums().size()
                         + " covered files, " + manifest.submission().size() + " learner files.");
@@ -69,21 +85,25 @@ public final class TamperManifest {
         }
         Map<String, String> sums = new TreeMap<>();
         List<String> submission = new ArrayList<>();
+        List<PlannedLesson> lessons = new ArrayList<>();
         Files.readString(file, StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank()).forEach(line -> {
-            String[] parts = line.split("  ", 2);
+            String[] parts = line.split("  ");
             if (parts.length == 2 && parts[0].equals(LEARNER_FILE)) {
                 submission.add(parts[1]);
             } else if (parts.length == 2 && parts[0].matches("[0-9a-f]{64}")) {
                 sums.put(parts[1], parts[0]);
+            } else if (parts.length == 3 && parts[0].equals(LESSON) && parts[1].matches("\\d+")) {
+                lessons.add(new PlannedLesson(Integer.parseInt(parts[1]), parts[2], new ArrayList<>()));
+            } else if (parts.length == 4 && parts[0].equals(KOAN) && !lessons.isEmpty()) {
+                lessons.get(lessons.size() - 1).koans().add(new PlannedKoan(parts[1], parts[2], parts[3]));
             } else {
-                throw new IllegalStateException(MANIFEST + " has a line that is neither '<sha256>  <path>' nor '"
-                        + LEARNER_FILE + "  <path>': " + line);
+                throw new IllegalStateException(MANIFEST + " has a line it cannot read: " + line);
             }
         });
-        if (submission.isEmpty()) {
-            throw new IllegalStateException(MANIFEST + " names no learner file");
+        if (submission.isEmpty() || lessons.isEmpty()) {
+            throw new IllegalStateException(MANIFEST + " names no learner file or no koan; instructor/export writes it");
         }
-        return new Manifest(sums, List.copyOf(submission));
+        return new Manifest(sums, List.copyOf(submission), List.copyOf(lessons));
     }
 
     /** Every covered file that is missing, changed, a link, or unknown to the manifest. */
@@ -120,6 +140,14 @@ public final class TamperManifest {
             }
         }
         return sums;
+    }
+
+    /** The course's koans as the compiled course declares them. */
+    private static List<PlannedLesson> plan() {
+        return Course.lessons().stream().map(lesson -> new PlannedLesson(lesson.lesson().value(), lesson.lesson().title(),
+                lesson.koans().stream().map(koan -> new PlannedKoan(koan.card().number(),
+                        KoanResults.key(koan.testClass().getName(), koan.methodName()), koan.name())).toList()))
+                .toList();
     }
 
     private static List<String> learnerFiles(Path root) throws IOException {
@@ -162,6 +190,11 @@ public final class TamperManifest {
         StringBuilder text = new StringBuilder();
         manifest.sums().forEach((path, sum) -> text.append(sum).append("  ").append(path).append('\n'));
         manifest.submission().forEach(path -> text.append(LEARNER_FILE).append("  ").append(path).append('\n'));
+        for (PlannedLesson lesson : manifest.lessons()) {
+            text.append(LESSON).append("  ").append(lesson.number()).append("  ").append(lesson.title()).append('\n');
+            lesson.koans().forEach(koan -> text.append(KOAN).append("  ").append(koan.number()).append("  ")
+                    .append(koan.key()).append("  ").append(koan.name()).append('\n'));
+        }
         return text.toString();
     }
 }
