@@ -170,7 +170,7 @@ public final class Grader {
                 grade.refusals().isEmpty() ? "" : ", the submission was refused", out.resolve("grade.json"));
     }
 
-    /** The course this grader was compiled in: its classes are two folders below the root (target/grader/). */
+    /** The course this grader was compiled in: its classes are two folders below the root (target/test-classes/). */
     private static Path ownRoot() throws URISyntaxException {
         Path classes = Path.of(Grader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return classes.getParent().getParent().toAbsolutePath().normalize();
