@@ -1,5 +1,6 @@
 """Checks the files a class relies on before any push reaches GitHub: the Classroom workflow parses as YAML and
-hands the grade to the reporter under the names it reads; the devcontainer parses as JSON and gives JDK 17,
+hands the grade to the reporter under the names it reads; the class-grading workflow has its shards and merge; the
+devcontainer parses as JSON and gives JDK 17,
 a warmed Maven cache, the Java extension pack and Docker inside."""
 import json
 import re
@@ -48,6 +49,15 @@ for step in steps:
     if "uses" in step:
         expect(re.fullmatch(r"[\w.-]+/[\w./-]+@[\w.-]+", step["uses"]), f"'{step['uses']}' must be owner/repo@ref")
 
+with open("instructor/class-grading.yml", encoding="utf-8") as file:
+    grading = yaml.safe_load(file)
+shard_job = grading.get("jobs", {}).get("shard", {})
+shard_runs = " ".join(step.get("run", "") for step in shard_job.get("steps", []))
+expect(shard_job.get("strategy", {}).get("matrix", {}).get("shard"), "the class-grading workflow needs a shard matrix")
+expect("instructor/grade-class learners out --shard" in shard_runs, "each shard job must run grade-class --shard")
+expect("--merge" in " ".join(step.get("run", "") for step in grading.get("jobs", {}).get("merge", {}).get("steps", [])),
+       "the class-grading workflow must merge the shards")
+
 with open(".devcontainer/devcontainer.json", encoding="utf-8") as file:
     container = json.load(file)
 expect("17" in container.get("image", ""), "the devcontainer image must carry JDK 17")
@@ -60,4 +70,4 @@ expect("vscjava.vscode-java-pack" in extensions, "the devcontainer must install 
 
 if problems:
     sys.exit("FAIL:\n  " + "\n  ".join(problems))
-print("OK: the Classroom workflow and the devcontainer are what a class needs.")
+print("OK: the Classroom workflow, the class-grading workflow and the devcontainer are what a class needs.")
