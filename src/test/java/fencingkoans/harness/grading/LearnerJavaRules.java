@@ -16,8 +16,13 @@ final class LearnerJavaRules {
 
     /** Packages whose every type and member is allowed: the course's own code and plain data structures. */
     private static final List<String> OPEN_PACKAGES = List.of("fencingkoans.contract", "fencingkoans.sqlite",
-            "fencingkoans.store", "fencingkoans.outside", "java.util", "java.util.function", "java.util.stream",
-            "java.time", "java.math", "java.sql");
+            "fencingkoans.store", "fencingkoans.outside", "fencingkoans.lease", "java.util", "java.util.function",
+            "java.util.stream", "java.time", "java.math", "java.sql", "java.nio.charset",
+            // Lesson 7's issuer talks to ZooKeeper through the Curator client it is handed.
+            "org.apache.curator", "org.apache.curator.retry", "org.apache.zookeeper", "org.apache.zookeeper.data");
+
+    /** Packages open with everything below them: Curator's client, its builders and its recipes. */
+    private static final List<String> OPEN_PACKAGE_TREES = List.of("org.apache.curator.framework");
 
     /** Types inside an open package that are refused all the same, with the reason. */
     private static final Map<String, String> CLOSED_IN_OPEN_PACKAGES = Map.of(
@@ -70,7 +75,8 @@ final class LearnerJavaRules {
                     "size")),
             Map.entry("java.nio.file.CopyOption", Set.of("*")),
             Map.entry("java.nio.file.StandardCopyOption", Set.of("*")),
-            Map.entry("java.nio.file.LinkOption", Set.of("*")));
+            Map.entry("java.nio.file.LinkOption", Set.of("*")),
+            Map.entry("org.apache.curator.utils.ZKPaths", Set.of("*")));
 
     /** Why a closed package is closed, by package prefix; the first match wins. */
     private static final List<Map.Entry<String, String>> CLOSED_PACKAGES = List.of(
@@ -142,7 +148,8 @@ final class LearnerJavaRules {
         if (CLOSED_IN_OPEN_PACKAGES.containsKey(owner)) {
             return Optional.of(CLOSED_IN_OPEN_PACKAGES.get(owner));
         }
-        if (OPEN_PACKAGES.contains(packageName)) {
+        if (OPEN_PACKAGES.contains(packageName)
+                || OPEN_PACKAGE_TREES.stream().anyMatch(tree -> (packageName + ".").startsWith(tree + "."))) {
             return Optional.empty();
         }
         Set<String> members = ALLOWED_TYPES.get(owner);
