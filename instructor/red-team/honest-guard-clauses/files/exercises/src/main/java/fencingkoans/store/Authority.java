@@ -36,10 +36,11 @@ public final class Authority implements AutoCloseable {
         if (installed.isEmpty()) {
             return new InstallResult.UnknownResource(resource);
         }
-        if (generation <= installed.getAsLong()) {
-            return new InstallResult.NotHigher(resource, installed.getAsLong(), generation);
+        long current = installed.getAsLong();
+        if (generation > current) {
+            ledger.setGeneration(resource, generation);
+            return new InstallResult.Installed(resource, generation);
         }
-        ledger.setGeneration(resource, generation);
-        return new InstallResult.Installed(resource, generation);
+        return new InstallResult.NotHigher(resource, current, generation);
     }
 }
