@@ -37,7 +37,7 @@ public final class LeaseIssuer {
     public LeaseResult grant(CuratorFramework worker, String resource) throws Exception {
         String lease = LeasePaths.lease(resource);
         return unavailableOnConnectionLoss(resource, () -> {
-            Optional<String> taken = unless(KeeperException.NodeExistsException.class,
+            Optional<String> taken = unless(KeeperException.Code.NODEEXISTS,
                     () -> worker.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(lease));
             if (taken.isEmpty()) {
                 return new LeaseResult.Held(resource);
@@ -66,7 +66,7 @@ public final class LeaseIssuer {
     public void release(CuratorFramework worker, Lease lease) throws Exception {
         if (holds(worker, lease)) {
             // Gone meanwhile (its session ended) is as good as deleted.
-            unless(KeeperException.NoNodeException.class,
+            unless(KeeperException.Code.NONODE,
                     () -> worker.delete().forPath(LeasePaths.lease(lease.resource())));
         }
     }
@@ -84,27 +84,27 @@ public final class LeaseIssuer {
     /** One read and one compare-and-set; empty when the counter had to be created or another issuer wrote first. */
     private Optional<Long> takeNext(String counter) throws Exception {
         Stat read = new Stat();
-        Optional<byte[]> data = unless(KeeperException.NoNodeException.class,
+        Optional<byte[]> data = unless(KeeperException.Code.NONODE,
                 () -> zookeeper.getData().storingStatIn(read).forPath(counter));
         if (data.isEmpty()) {
             // The ACL goes on the parents too (true), so no worker can delete the counter and create it anew.
-            unless(KeeperException.NodeExistsException.class,
+            unless(KeeperException.Code.NODEEXISTS,
                     () -> zookeeper.create().creatingParentsIfNeeded().withACL(Identity.counterAcl(), true)
                             .forPath(counter, encode(LeasePaths.FIRST_COUNTER_VALUE)));
             return Optional.empty();
         }
         long next = Long.parseLong(new String(data.get(), StandardCharsets.UTF_8)) + 1;
-        return unless(KeeperException.BadVersionException.class,
+        return unless(KeeperException.Code.BADVERSION,
                 () -> zookeeper.setData().withVersion(read.getVersion()).forPath(counter, encode(next)))
                 .map(written -> next);
     }
 
-    /** The call's answer, or empty when it failed with the one {@code expected} kind of ZooKeeper error. */
-    private static <T> Optional<T> unless(Class<? extends KeeperException> expected, Call<T> call) throws Exception {
+    /** The call's answer, or empty when it failed with the one {@code expected} ZooKeeper error code. */
+    private static <T> Optional<T> unless(KeeperException.Code expected, Call<T> call) throws Exception {
         try {
             return Optional.ofNullable(call.run());
         } catch (KeeperException e) {
-            if (expected.isInstance(e)) {
+            if (e.code() == expected) {
                 return Optional.empty();
             }
             throw e;
