@@ -45,7 +45,7 @@ def main():
             with open(GRANTS, "w") as f:
                 f.write(reference if edit % 2 else stub)
             saved = time.monotonic()
-            shown, line = java_latency.until_progress(found)
+            shown, line = java_latency.until_progress(found)[-1]
             latencies.append(shown - saved)
             processor.append(java_latency.cpu_seconds(process.pid) - cpu_before)
             reports.append(line)

@@ -1,94 +1,64 @@
 #!/usr/bin/env python3
-"""Edit-to-report latency of watch mode against `./mvnw -o -q test`, for the same edit of FencedStore.apply.
+"""Edit-to-report latency of watch mode, in one watch process: at koan 1.1 and with lessons 1 to 5 solved.
 
-Alternates the stub of FencedStore.apply with a lesson-1 answer, and times each save until the report's
-`Progress:` line appears; for watch mode it also counts the processor time its JVM spent on that edit, a figure
-that other load on the machine does not inflate. Restores the file at the end. Usage: python3 .ci/watch-latency.py [watch-edits] [maven-edits]
+At koan 1.1 it alternates the stub of FencedStore.apply with a lesson-1 answer; then it saves the reference's
+four store files into exercises/ and alternates a blank line at the end of FencedStore. Each save is timed until
+the report's `Progress:` line appears, with the processor time its JVM spent on it (a figure that other load on
+the machine inflates less) and the test time (from the "compiled" line to the report). Optionally it times
+`./mvnw -o -q test` for the koan 1.1 edit too. Every file is put back at the end.
+Usage: python3 .ci/watch-latency.py [edits per point] [maven edits]
 """
-import os, queue, signal, statistics, subprocess, sys, threading, time
+import os, statistics, subprocess, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from watch_session import ANSWER, EXERCISE, STUB, Watch, lines_of, until_progress
 
-EXERCISE = "exercises/src/main/java/fencingkoans/store/FencedStore.java"
-STUB = """        throw new NotWrittenYet("1.1", "exercises/src/main/java/fencingkoans/store/FencedStore.java",
-                "FencedStore.apply");
-"""
-ANSWER = """        long installed = ledger.installedGeneration(request.resource()).orElseThrow();
-        if (request.generation() != installed) {
-            return ApplyResult.Rejected.stale(request.generation(), installed);
-        }
-        return new ApplyResult.Applied(ledger.addToValue(request.resource(), request.delta()));
-"""
+REFERENCE = EXERCISE.replace("exercises/", "solutions/", 1)
 
 
-def lines_of(process):
-    found = queue.Queue()
-    def read():
-        for line in process.stdout:
-            found.put((time.monotonic(), line.rstrip("\n")))
-        found.put((time.monotonic(), None))
-    threading.Thread(target=read, daemon=True).start()
-    return found
-
-
-def until_progress(found, timeout=300):
-    while True:
-        when, line = found.get(timeout=timeout)
-        if line is None:
-            raise SystemExit("the run ended without a Progress line")
-        if line.startswith("Progress:"):
-            return when, line
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def save(original, edit):
-    with open(EXERCISE, "w") as f:
-        f.write(original if edit % 2 == 0 else original.replace(STUB, ANSWER))
-    return time.monotonic()
+def summary(name, runs):
+    wall = statistics.median(run.edit_to_report for run in runs)
+    print(f"{name}: edit to report median {wall:.3f} s over {len(runs)} saves "
+          f"(min {min(run.edit_to_report for run in runs):.3f}, max {max(run.edit_to_report for run in runs):.3f}); "
+          f"test time median {statistics.median(run.test_time for run in runs):.3f} s; "
+          f"processor time median {statistics.median(run.cpu for run in runs):.2f} s; {runs[-1].progress}")
+    return wall
 
 
 def main():
-    watch_edits = int(sys.argv[1]) if len(sys.argv) > 1 else 12
-    maven_edits = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    edits = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    maven_edits = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     print("load average before:", open("/proc/loadavg").read().split()[:3], flush=True)
     original = open(EXERCISE).read()
     assert STUB in original, "run this on the shipped stub of " + EXERCISE
-    watch, watch_cpu, maven = [], [], []
+    at_first_koan, solved = [], []
+    with Watch("-o") as watch:
+        for edit in range(1, edits + 1):
+            at_first_koan.append(watch.save(EXERCISE, original.replace(STUB, ANSWER) if edit % 2 else original))
+            print(f"koan 1.1, save {edit}: {at_first_koan[-1].edit_to_report:.3f} s", flush=True)
+        for name in os.listdir(os.path.dirname(REFERENCE)):
+            watch.save(os.path.join(os.path.dirname(EXERCISE), name), open(os.path.join(os.path.dirname(REFERENCE), name)).read())
+        reference = open(REFERENCE).read()
+        for edit in range(1, edits + 1):
+            solved.append(watch.save(EXERCISE, reference + ("\n" if edit % 2 else "")))
+            print(f"lessons 1-5 solved, save {edit}: {solved[-1].edit_to_report:.3f} s", flush=True)
+    first = summary("watch mode at koan 1.1", at_first_koan)
+    last = summary("watch mode with lessons 1-5 solved", solved)
+    print(f"solved / koan 1.1: {last / first:.2f}")
+    print("load average after:", open("/proc/loadavg").read().split()[:3])
+    maven = []
     try:
-        process = subprocess.Popen(["./mvnw", "-o", "-q", "test-compile", "exec:java", "-Pwatch"],
-                                   stdout=subprocess.PIPE, text=True, start_new_session=True)
-        found = lines_of(process)
-        until_progress(found)
-        for edit in range(1, watch_edits + 1):
-            time.sleep(1)
-            cpu_before = cpu_seconds(process.pid)
-            saved = save(original, edit)
-            shown, line = until_progress(found)
-            watch.append(shown - saved)
-            watch_cpu.append(cpu_seconds(process.pid) - cpu_before)
-            print(f"watch edit {edit}: {shown - saved:.3f} s, processor {watch_cpu[-1]:.2f} s  ({line})", flush=True)
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait()
         for edit in range(1, maven_edits + 1):
-            saved = save(original, edit)
+            with open(EXERCISE, "w") as f:
+                f.write(original.replace(STUB, ANSWER) if edit % 2 else original)
+            saved = time.monotonic()
             run = subprocess.Popen(["./mvnw", "-o", "-q", "test"], stdout=subprocess.PIPE, text=True)
-            shown, line = until_progress(lines_of(run))
+            maven.append(until_progress(lines_of(run))[-1][0] - saved)
             run.wait()
-            maven.append(shown - saved)
-            print(f"maven edit {edit}: {shown - saved:.3f} s  ({line})", flush=True)
     finally:
         with open(EXERCISE, "w") as f:
             f.write(original)
-    print(f"watch mode: median {statistics.median(watch):.3f} s over {len(watch)} edits "
-          f"(min {min(watch):.3f}, max {max(watch):.3f})")
-    print(f"watch mode processor time per edit: median {statistics.median(watch_cpu):.2f} s")
-    print("load average after:", open("/proc/loadavg").read().split()[:3])
     if maven:
-        print(f"./mvnw -o -q test: median {statistics.median(maven):.3f} s over {len(maven)} edits "
-              f"(min {min(maven):.3f}, max {max(maven):.3f})")
-        print(f"watch mode is {statistics.median(maven) / statistics.median(watch):.1f} times faster")
+        print(f"./mvnw -o -q test at koan 1.1: median {statistics.median(maven):.3f} s over {len(maven)} edits")
 
 
 if __name__ == "__main__":

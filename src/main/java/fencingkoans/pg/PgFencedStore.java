@@ -15,7 +15,8 @@ import java.sql.SQLException;
  * A worker's side of the PostgreSQL destination: every apply is one call of {@code fencing.apply_request}, the
  * admitting function written in the track's {@code apply_request.sql}. All the checking happens in that
  * function, inside the server; this class only turns its answer into an {@link ApplyResult}, and a refusal
- * raised there (SQLSTATE 22023, or 22003 for an overflow) into an {@link IllegalArgumentException}. Given code.
+ * raised there (SQLSTATE 22023, or 22003 for an overflow) into an {@link IllegalArgumentException}, after
+ * refusing the one kind of text it cannot send faithfully (see {@link #requireSendable}). Given code.
  */
 public final class PgFencedStore {
 
@@ -30,6 +31,8 @@ public final class PgFencedStore {
     }
 
     public ApplyResult apply(ApplyRequest request) {
+        requireSendable("resource", request.resource());
+        requireSendable("requestId", request.requestId());
         try (PreparedStatement call = session.prepareStatement(CALL)) {
             call.setString(1, request.resource());
             call.setLong(2, request.generation());
@@ -63,6 +66,16 @@ public final class PgFencedStore {
                         + " runs with its caller's rights, the tables; PostgreSQL's message names which)", e);
             }
             throw new PgException("fencing.apply_request for " + request, e);
+        }
+    }
+
+    /**
+     * Half a surrogate pair has no UTF-8 form: the driver would send '?' in its place, so two different ids would
+     * reach the function as one, and the function could never tell. This is the one check made before the call.
+     */
+    private static void requireSendable(String field, String text) {
+        if (text != null && text.codePoints().anyMatch(codePoint -> Character.getType(codePoint) == Character.SURROGATE)) {
+            throw new IllegalArgumentException(field + " must be well-formed Unicode, with no unpaired surrogate");
         }
     }
 

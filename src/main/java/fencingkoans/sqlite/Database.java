@@ -22,6 +22,19 @@ public final class Database {
      */
     public static final Duration NO_WAIT = Duration.ZERO;
 
+    /** How long the file lives, which decides what its commits must cost. */
+    public enum FileUse {
+        /** SQLite's defaults: every commit waits until the file is on disk, as a store that keeps data must. */
+        KEPT,
+        /**
+         * A file that lives for one koan and is then deleted: no commit waits for the disk
+         * ({@code synchronous=OFF}), and the rollback journal stays between transactions instead of being created
+         * and deleted by each ({@code journal_mode=PERSIST}). Locks, transactions and rollback behave as with the
+         * defaults; only a power loss would tell the two apart, and nothing here simulates one.
+         */
+        SCRATCH
+    }
+
     private static final String SCHEMA = """
             CREATE TABLE resources (
                 name       TEXT    PRIMARY KEY,
@@ -43,7 +56,13 @@ public final class Database {
 
     /** Creates the schema in a new file and seeds fund-A and fund-B at generation 1. */
     public static void create(Path file) {
-        try (Connection connection = connect(file, NO_WAIT); Statement statement = connection.createStatement()) {
+        create(file, FileUse.KEPT);
+    }
+
+    /** The same, in one transaction: one commit, so at most one flush, however many statements the schema has. */
+    public static void create(Path file, FileUse use) {
+        try (Connection connection = connect(file, NO_WAIT, use); Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN IMMEDIATE");
             for (String ddl : SCHEMA.split(";")) {
                 if (!ddl.isBlank()) {
                     statement.execute(ddl);
@@ -51,6 +70,7 @@ public final class Database {
             }
             statement.execute("INSERT INTO resources (name, generation, value) VALUES ('" + FUND_A + "', 1, "
                     + FUND_A_START_VALUE + "), ('" + FUND_B + "', 1, " + FUND_B_START_VALUE + ")");
+            statement.execute("COMMIT");
         } catch (SQLException e) {
             throw new StoreException("creating " + file, e);
         }
@@ -58,9 +78,17 @@ public final class Database {
 
     /** Opens a real connection in autocommit mode; transactions are begun with explicit SQL. */
     public static Connection connect(Path file, Duration busyTimeout) {
+        return connect(file, busyTimeout, FileUse.KEPT);
+    }
+
+    public static Connection connect(Path file, Duration busyTimeout, FileUse use) {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
         config.enforceForeignKeys(true);
+        if (use == FileUse.SCRATCH) {
+            config.setSynchronous(SQLiteConfig.SynchronousMode.OFF);
+            config.setJournalMode(SQLiteConfig.JournalMode.PERSIST);
+        }
         try {
             return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
         } catch (SQLException e) {

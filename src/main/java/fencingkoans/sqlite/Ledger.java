@@ -28,7 +28,11 @@ public final class Ledger implements AutoCloseable {
 
     /** Opens a new connection to {@code file} with an explicit busy timeout. */
     public static Ledger open(Path file, Duration busyTimeout) {
-        return new Ledger(Database.connect(file, busyTimeout));
+        return open(file, busyTimeout, Database.FileUse.KEPT);
+    }
+
+    public static Ledger open(Path file, Duration busyTimeout, Database.FileUse use) {
+        return new Ledger(Database.connect(file, busyTimeout, use));
     }
 
     public Checkpoints checkpoints() {

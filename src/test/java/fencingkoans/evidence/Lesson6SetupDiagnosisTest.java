@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import fencingkoans.harness.CourseClassLoader;
+import fencingkoans.harness.KoanReport;
 import fencingkoans.koans.support.PostgresServer;
 import fencingkoans.pg.PgDatabase;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,28 +132,34 @@ class Lesson6SetupDiagnosisTest {
         }
     }
 
-    /** Lesson 6's koans run on the learner's files (ahead of the reference's), and the report printed after them. */
+    /**
+     * Lesson 6's koans run on the learner's files (ahead of the reference's), and the report written after them,
+     * to a file of this test's own, whatever the build asked of the run around it.
+     */
     private List<String> lesson6Report() throws IOException, ReflectiveOperationException, URISyntaxException {
         List<Path> classes = List.of(learnerResources, codeFolderOf(PgDatabase.class), codeFolderOf(getClass()));
         Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
                 .enableTestExecutionListenerAutoRegistration(false).build());
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        PrintStream console = System.out;
+        Path reportFile = learnerResources.resolve("report.txt");
+        String buildsReportFile = System.setProperty(KoanReport.REPORT_FILE, reportFile.toString());
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         try (CourseClassLoader course = new CourseClassLoader("broken-learner-sql", classes, previous)) {
             thread.setContextClassLoader(course);
-            TestExecutionListener report = (TestExecutionListener) course
-                    .loadClass("fencingkoans.harness.KoanReport").getDeclaredConstructor().newInstance();
-            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
+                    .getDeclaredConstructor().newInstance();
             launcher.execute(LauncherDiscoveryRequestBuilder.request()
                     .selectors(DiscoverySelectors.selectClass(course, "fencingkoans.koans.Lesson6PostgresKoans"))
                     .build(), report);
         } finally {
-            System.setOut(console);
             thread.setContextClassLoader(previous);
+            if (buildsReportFile == null) {
+                System.clearProperty(KoanReport.REPORT_FILE);
+            } else {
+                System.setProperty(KoanReport.REPORT_FILE, buildsReportFile);
+            }
         }
-        return printed.toString(StandardCharsets.UTF_8).lines().toList();
+        return Files.readAllLines(reportFile, StandardCharsets.UTF_8);
     }
 
     private static Path codeFolderOf(Class<?> type) throws URISyntaxException {

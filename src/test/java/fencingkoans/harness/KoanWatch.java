@@ -33,8 +33,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Watch mode: every time a file under {@code exercises/} is saved, compile the exercises in this process and run
- * the koans again, printing the same report as {@code ./mvnw test}. Each run loads the course's own classes in a
- * fresh class loader; the libraries (sqlite-jdbc with its native library, JUnit, AssertJ) stay loaded once.
+ * the koans again, printing the same report as {@code ./mvnw test}. Each run loads the track, the koans and the
+ * harness in a fresh class loader; the libraries (sqlite-jdbc with its native library, JUnit, AssertJ) and the
+ * given code that no exercise reaches into stay loaded once, so their compiled code stays warm and lesson 6's
+ * server, once found or started, serves every run.
  */
 public final class KoanWatch {
 
@@ -45,8 +47,11 @@ public final class KoanWatch {
     /** Lesson 6's SQL, read as it is saved: it comes ahead of the copy the build left in target/classes. */
     private final Path resources = Path.of("exercises/src/main/resources");
     private final Path compiled = Path.of("target/watch/classes");
-    private final List<Path> courseClasses = List.of(compiled, resources, Path.of("target/classes"),
-            Path.of("target/test-classes"));
+    private final List<Path> givenClasses = List.of(resources, Path.of("target/classes"), Path.of("target/test-classes"));
+    private final List<Path> courseClasses = Stream.concat(Stream.of(compiled), givenClasses.stream()).toList();
+    /** Loaded once: the shared types and the SQL layer, and lesson 6's server lookup with the state it keeps. */
+    private final ClassLoader given = new CourseClassLoader("given", givenClasses, KoanWatch.class.getClassLoader(),
+            KoanWatch::loadedOnce);
     private final JavaCompiler compiler = systemCompiler();
     /** Kept for as long as it watches: it reads the libraries' jars once, not on every save. */
     private final StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null);
@@ -54,12 +59,16 @@ public final class KoanWatch {
     private final Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
             .enableTestExecutionListenerAutoRegistration(false).build());
     private final List<String> libraries = libraries();
+    /** The options the build gives javac (release, encoding, debug information), so that messages read the same. */
+    private final List<String> javacOptions;
 
-    private KoanWatch() {
+    private KoanWatch(List<String> javacOptions) {
+        this.javacOptions = javacOptions;
     }
 
+    /** The arguments are javac options: the watch profile passes those of the build's compiler. */
     public static void main(String[] args) throws IOException, InterruptedException {
-        new KoanWatch().watch();
+        new KoanWatch(List.of(args)).watch();
     }
 
     private void watch() throws IOException, InterruptedException {
@@ -91,7 +100,9 @@ public final class KoanWatch {
     private void runOnce(String banner) throws IOException {
         System.out.println();
         System.out.println(banner);
+        long started = System.nanoTime();
         if (compile()) {
+            System.out.printf("[watch] compiled in %.2f s; the koans run%n", (System.nanoTime() - started) / 1e9);
             runKoans();
         }
     }
@@ -104,10 +115,8 @@ public final class KoanWatch {
             files = walk.filter(path -> path.toString().endsWith(".java")).map(Path::toFile).toList();
         }
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        // The course's language level, on the running JDK's own class library: reading the class library of
-        // another release (--release) costs about as much again as compiling the exercises.
-        List<String> options = List.of("-source", "17", "-Xlint:-options", "-proc:none", "-implicit:none",
-                "-d", compiled.toString(), "-classpath", String.join(File.pathSeparator, libraries));
+        List<String> options = Stream.concat(javacOptions.stream(), Stream.of("-proc:none", "-implicit:none", "-d", compiled.toString(), "-classpath", String.join(File.pathSeparator, libraries)))
+                .toList();
         boolean compiles = compiler.getTask(null, fileManager, diagnostics, options, null,
                 fileManager.getJavaFileObjectsFromFiles(files)).call();
         if (!compiles) {
@@ -124,7 +133,8 @@ public final class KoanWatch {
     private void runKoans() {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        try (CourseClassLoader course = new CourseClassLoader("course", courseClasses, KoanWatch.class.getClassLoader())) {
+        try (CourseClassLoader course = new CourseClassLoader("course", courseClasses, given,
+                className -> !loadedOnce(className))) {
             // The launcher finds its engines, the koan report and the course's settings through this loader.
             thread.setContextClassLoader(course);
             TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
@@ -140,6 +150,16 @@ public final class KoanWatch {
         } finally {
             thread.setContextClassLoader(previous);
         }
+    }
+
+    /**
+     * Course classes that never refer to the track, so one loading serves every run. The lookup of lesson 6's
+     * server is among them: a new one per save would start a new container where Docker runs, every time.
+     */
+    private static boolean loadedOnce(String className) {
+        return Stream.of("fencingkoans.contract.", "fencingkoans.sqlite.", "fencingkoans.pg.", "fencingkoans.outside.",
+                        "fencingkoans.koans.support.PostgresServer", "fencingkoans.koans.support.PostgresContainer")
+                .anyMatch(className::startsWith);
     }
 
     private static JavaCompiler systemCompiler() {

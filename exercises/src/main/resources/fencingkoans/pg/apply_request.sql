@@ -8,6 +8,8 @@
 -- A malformed request (request id NULL, blank or over 128 characters; resource NULL or blank; generation
 -- below 1) is refused before anything is touched: RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value'
 -- with a message that names the field. The Java side turns that into an IllegalArgumentException.
+-- Here blank means btrim(x) = '' (spaces only) and length() counts characters: both differ from the Java
+-- store's checks on purpose; the lesson page lists how.
 -- A row lock held by another transaction must raise lock_not_available (55P03) at once: the Java side
 -- reports that as Contended. The tables, created for you:
 --   fencing.resources       (name text PRIMARY KEY, generation bigint, value bigint)
@@ -16,7 +18,8 @@
 --
 -- Koans 6.1 to 6.19 are the koans of lessons 1, 2 and 4, run again on this database. Write it yourself:
 -- the same order as FencedStore.apply, a lock that does not wait, the rights of the owner (not of the
--- caller), and a search_path that nothing the caller creates can get into.
+-- caller: SECURITY DEFINER, here or in grants.sql, both work), and a search_path that nothing the caller
+-- creates can get into. Koan 6.12 passes once a delta is applied: a bigint overflow raises 22003 by itself.
 CREATE FUNCTION fencing.apply_request(
         p_resource text, p_generation bigint, p_request_id text, p_delta bigint,
         OUT outcome text, OUT answer bigint, OUT installed bigint, OUT stored_delta bigint)

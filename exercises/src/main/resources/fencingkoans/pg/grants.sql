@@ -5,4 +5,5 @@
 -- fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC is given by default.
 -- Write the worker role as ${worker}; each run replaces it with that run's role name.
 -- Once the worker holds no privilege on the tables, fencing.apply_request must run with its owner's rights
--- (SECURITY DEFINER, koan 6.23), or every apply fails with 42501 too: write both in the same step.
+-- (SECURITY DEFINER, koan 6.23), or every apply fails with 42501 too. Both places work: in the declaration
+-- in apply_request.sql, or here as ALTER FUNCTION ... SECURITY DEFINER; save it together with the REVOKE.

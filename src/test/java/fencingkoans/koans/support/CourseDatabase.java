@@ -3,6 +3,7 @@ package fencingkoans.koans.support;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.sqlite.Database;
+import fencingkoans.sqlite.Database.FileUse;
 import fencingkoans.sqlite.Ledger;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
@@ -16,6 +17,7 @@ import java.util.List;
 /**
  * One fresh course database in a temporary file, and every connection a koan opens to it. Each store,
  * authority or raw connection is its own real SQLite connection; all of them are closed after the koan.
+ * The file is deleted after its koan, so it is opened as a scratch file ({@link FileUse#SCRATCH}).
  */
 public final class CourseDatabase implements Destination, AutoCloseable {
 
@@ -28,7 +30,7 @@ public final class CourseDatabase implements Destination, AutoCloseable {
 
     public static CourseDatabase createIn(Path directory) {
         Path file = directory.resolve("course.db");
-        Database.create(file);
+        Database.create(file, FileUse.SCRATCH);
         return new CourseDatabase(file);
     }
 
@@ -59,24 +61,24 @@ public final class CourseDatabase implements Destination, AutoCloseable {
 
     /** The destination's tables with no protection at all, on a connection of its own. */
     public Ledger ledger() {
-        return track(Ledger.open(file, Database.NO_WAIT));
+        return track(Ledger.open(file, Database.NO_WAIT, FileUse.SCRATCH));
     }
 
     /** A plain JDBC connection, as any program that can open the file has. */
     public Connection connection() {
-        return track(Database.connect(file, Database.NO_WAIT));
+        return track(Database.connect(file, Database.NO_WAIT, FileUse.SCRATCH));
     }
 
     @Override
     public ResourceState state(String resource) {
-        try (Ledger inspector = Ledger.open(file, Database.NO_WAIT)) {
+        try (Ledger inspector = Ledger.open(file, Database.NO_WAIT, FileUse.SCRATCH)) {
             return inspector.read(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
         }
     }
 
     @Override
     public List<String> contents() {
-        try (Connection inspector = Database.connect(file, Database.NO_WAIT)) {
+        try (Connection inspector = Database.connect(file, Database.NO_WAIT, FileUse.SCRATCH)) {
             return contentsOf(inspector);
         } catch (SQLException e) {
             throw new AssertionError("could not close the inspecting connection", e);
