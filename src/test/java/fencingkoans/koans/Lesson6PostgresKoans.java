@@ -46,8 +46,8 @@ import org.junit.jupiter.api.TestClassOrder;
 class Lesson6PostgresKoans extends PgCourseKoans {
 
     /**
-     * Koans 6.20 and 6.21 hold two sessions at once. They are not {@code @Interleaving}: each repeat round here
-     * creates a whole database, so the course check repeats them only when asked, with
+     * Koans 6.20, 6.21 and 6.30 to 6.32 hold several sessions at once. They are not {@code @Interleaving}: each
+     * repeat round here creates a whole database, so the course check repeats them only when asked, with
      * {@code -Dtest=RepeatRunCheck -Dcourse-check.repeat-tag=postgresql-contention}.
      */
     static final String CONTENTION_TAG = "postgresql-contention";
