@@ -7,6 +7,8 @@ package fencingkoans.sqlite;
 public enum Checkpoint {
     /** Right after the installed generation was read: the gap between check and effect. */
     AFTER_GENERATION_READ,
+    /** Right after the request record was looked up, found or not: the gap between "no record yet" and the effect. */
+    AFTER_RECORD_LOOKUP,
     /** Right after the resource's value was updated, before the request record is stored. */
     AFTER_VALUE_UPDATE,
     /** Right after the request record was stored, before anything is committed. */

@@ -84,12 +84,15 @@ public final class Ledger implements AutoCloseable {
         try (PreparedStatement query = connection.prepareStatement(sql)) {
             query.setString(1, resource);
             query.setString(2, requestId);
+            Optional<RequestRecord> found;
             try (ResultSet row = query.executeQuery()) {
-                return row.next()
+                found = row.next()
                         ? Optional.of(new RequestRecord(resource, requestId, row.getLong(1), row.getLong(2),
                                 row.getLong(3)))
                         : Optional.empty();
             }
+            checkpoints.reach(Checkpoint.AFTER_RECORD_LOOKUP);
+            return found;
         } catch (SQLException e) {
             throw new StoreException("looking up request " + requestId + " on " + resource, e);
         }

@@ -206,7 +206,7 @@ public final class KoanReport implements TestExecutionListener {
             out.add("  Write it in: " + stub.get().file() + (sql ? "  (delete the RAISE)"
                     : "  (method " + methodOf(stub.get().method()) + "; delete the throw)"));
             List<String> others = edits.stream().filter(edit -> !edit.startsWith(stub.get().file())).toList();
-            others.forEach(edit -> out.add("  This koan also needs: " + edit));
+            others.forEach(edit -> out.add("  This koan also uses: " + edit));
         } else {
             out.add("  What failed:");
             if (failure != null) {
@@ -217,6 +217,8 @@ public final class KoanReport implements TestExecutionListener {
         if (failure != null) {
             FailureStory.koanLine(failure, koan.method().getDeclaringClass(), koan.methodName())
                     .ifPresent(line -> out.add("  The koan:    " + line));
+            runBy(koan).ifPresent(runner -> out.add("               (run by " + runner + ", the name your build tool "
+                    + "or IDE shows)"));
         }
         out.addAll(hints(koan.card().hints(), lesson));
         return out;
@@ -242,6 +244,13 @@ public final class KoanReport implements TestExecutionListener {
                 ? "  Stuck? -D" + HINTS + "=all shows every hint; the lesson page is " + lesson.lesson().page()
                 : "  The lesson page explains the idea: " + lesson.lesson().page());
         return out;
+    }
+
+    /** The class that runs a koan written once for every destination, where its code is in another file. */
+    private static Optional<String> runBy(Course.KoanEntry koan) {
+        Class<?> runner = koan.testClass();
+        return koan.method().getDeclaringClass() == runner ? Optional.empty()
+                : Optional.of(runner.getName().substring(runner.getPackageName().length() + 1));
     }
 
     private List<String> afterIt() {

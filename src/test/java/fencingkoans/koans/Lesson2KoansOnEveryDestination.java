@@ -177,4 +177,26 @@ interface Lesson2KoansOnEveryDestination extends KoansOnEveryDestination {
 
         assertRefusedBeforeAnyEffect(course(), "delta", new ApplyRequest(FUND_A, 1, "one-more", 1));
     }
+
+    @Koan(value = "2.15", edit = "FencedStore.apply",
+            teaches = "A negative delta is an ordinary request: a withdrawal is admitted like a deposit.",
+            hints = {
+                "The contract bounds the generation, the request id and the resource, and refuses only a sum that "
+                        + "overflows. Does your apply refuse anything else?",
+                "A delta below zero is a withdrawal, not a malformed request: check it no differently from a deposit, "
+                        + "and let ledger.addToValue refuse only an overflow."})
+    @AlsoOnPostgres(value = "6.27", hints = {
+        "The function refuses a malformed request id, resource or generation, and a sum beyond bigint. Does it "
+                + "refuse anything else?",
+        "A delta below zero is a withdrawal: no IF on p_delta at all; value + p_delta raises 22003 only when the sum "
+                + "leaves bigint."})
+    default void aWithdrawalIsAnOrdinaryRequest() {
+        Worker worker = course().worker();
+
+        ApplyResult withdrawal = worker.apply(new ApplyRequest(FUND_B, 1, "w-1", -30));
+
+        assertThat(withdrawal).as("a withdrawal of 30 from fund-B, which holds %d: a delta below zero is as ordinary "
+                + "as one above", FUND_B_START_VALUE).isEqualTo(new Applied(FUND_B_START_VALUE - 30));
+        assertThat(course().value(FUND_B)).as("fund-B's value after the withdrawal").isEqualTo(FUND_B_START_VALUE - 30);
+    }
 }

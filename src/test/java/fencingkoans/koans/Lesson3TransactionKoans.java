@@ -18,6 +18,7 @@ import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.koans.support.Pause;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.InjectedError;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.sqlite.StoreException;
 import fencingkoans.store.Authority;
@@ -269,6 +270,55 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(afterContention).as("every row after the contended apply: no value change, no record")
                 .isEqualTo(before);
         assertThat(retry).as("worker A's retry once the reader finished").isEqualTo(new Applied(7));
+    }
+
+    @Koan(value = "3.11", edit = "ImmediateTransaction.run",
+            teaches = "Every failure rolls back, an Error as much as an exception: no transaction stays open holding the lock.",
+            hints = {
+                "An OutOfMemoryError or a StackOverflowError is no RuntimeException. Which failures does your catch "
+                        + "after BEGIN IMMEDIATE roll back, and what happens to the lock after the others?",
+                "catch (RuntimeException | Error failure) { ROLLBACK, then throw failure; }: every Throwable that "
+                        + "can leave work.get() unchecked ends the transaction first."})
+    void anErrorInsideApplyRollsBackToo() {
+        FencedStore workerA = course.store();
+        Connection probe = course.connection();
+        workerA.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> {
+            throw new InjectedError(Checkpoint.AFTER_VALUE_UPDATE);
+        });
+
+        Throwable failure = catchThrowable(() -> workerA.apply(WORKER_A));
+        String lockAfterFailure = tryToReserve(probe);
+        long valueAfterFailure = course.value(FUND_A);
+        ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 1, "a-2", 3));
+
+        assertThat(failure).as("what apply throws when an Error is raised after its update: the Error itself%s",
+                because(failure, "it was swallowed")).isInstanceOf(InjectedError.class);
+        assertThat(lockAfterFailure).as("another connection trying BEGIN IMMEDIATE after the failed apply: a "
+                + "transaction left open would still hold the write lock").startsWith("reserved");
+        assertThat(valueAfterFailure).as("fund-A's value after the failed apply").isZero();
+        assertThat(next).as("the same store's next apply: its connection must not be inside a transaction still")
+                .isEqualTo(new Applied(3));
+    }
+
+    @Koan(value = "3.12", edit = "FencedStore.apply",
+            teaches = "A malformed request is refused at once, even while the lock is held: Contended would invite a retry that cannot help.",
+            hints = {
+                "Another connection holds the write lock, and a request arrives without a request id. What does "
+                        + "its sender do with Contended, and will that ever succeed?",
+                "Check the request before ImmediateTransaction.run, not inside the work: a refusal needs no lock, "
+                        + "and the lock cannot make a malformed request well-formed."})
+    void aMalformedRequestIsRefusedEvenWhileTheLockIsHeld() throws SQLException {
+        FencedStore worker = course.store();
+        Statement holder = course.connection().createStatement();
+        holder.execute("BEGIN IMMEDIATE");
+
+        AtomicReference<ApplyResult> answer = new AtomicReference<>();
+        Throwable refusal = catchThrowable(() -> answer.set(worker.apply(new ApplyRequest(FUND_A, 1, " ", 7))));
+        holder.execute("ROLLBACK");
+
+        assertThat(refusal).as("a request with a blank request id, sent while another connection holds the write "
+                + "lock: it must be refused as malformed, whatever the lock, but apply %s", refusal == null
+                        ? "answered " + answer.get() : "threw " + refusal).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static String tryToReserve(Connection probe) {

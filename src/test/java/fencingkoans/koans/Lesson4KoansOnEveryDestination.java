@@ -164,4 +164,50 @@ interface Lesson4KoansOnEveryDestination extends KoansOnEveryDestination {
         assertThat(result).as("r1 reused with delta 9 after generation 2 was installed")
                 .isEqualTo(Rejected.conflicting(reused, 7));
     }
+
+    @Koan(value = "4.10", edit = "FencedStore.apply",
+            teaches = "A retry sent under a newer generation is still answered from the record: the generation is not part of a request's identity.",
+            hints = {
+                "r1 was applied under generation 1, its answer was lost, and the worker sends r1 again after it got "
+                        + "generation 2. Which request is that: a new one, or r1?",
+                "A request is (resource, requestId). When a record exists, answer from it whatever generation the "
+                        + "retry presents: compare the deltas only, never the generations."})
+    @AlsoOnPostgres(value = "6.28", hints = {
+        "r1 was applied under generation 1, and the worker sends r1 again under generation 2. Does your record "
+                + "lookup, or the test after it, look at the generation?",
+        "IF FOUND: compare earlier.delta with p_delta alone; the stored generation plays no part in the answer."})
+    default void aRetryUnderANewerGenerationIsAnsweredFromTheRecord() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+        course().install(FUND_A, 2);
+
+        ApplyResult retry = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
+
+        assertThat(retry).as("r1 was applied under generation 1 and its answer lost; the worker, now holding "
+                + "generation 2, sends r1 again: it is the same request, and it did happen").isEqualTo(new Replayed(7));
+        assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
+    }
+
+    @Koan(value = "4.12", edit = "FencedStore.apply",
+            teaches = "A rejected request leaves no record: sent again with the installed generation, it applies.",
+            hints = {
+                "r1 came with a stale generation and was rejected: nothing happened. What may the worker do once it "
+                        + "holds the installed generation, and what must your store have kept of the rejection?",
+                "Store a record only together with an applied delta (ledger.storeRecord after ledger.addToValue): "
+                        + "a record says 'this happened', and a rejection did not happen."})
+    @AlsoOnPostgres(value = "6.29", hints = {
+        "r1 came with a stale generation and was rejected. Does your function write anything before it returns "
+                + "'stale'?",
+        "INSERT INTO fencing.request_records only next to the UPDATE that applies the delta, never on a rejection."})
+    default void aRejectedRequestLeavesNoRecord() {
+        Worker worker = course().worker();
+        course().install(FUND_A, 2);
+        ApplyResult stale = worker.apply(R1);
+
+        ApplyResult resent = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
+
+        assertThat(stale).as("r1 under generation 1 once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
+        assertThat(resent).as("the same r1 sent again by a worker that now holds generation 2: the rejection "
+                + "changed nothing, so r1 is new and applies").isEqualTo(new Applied(7));
+    }
 }

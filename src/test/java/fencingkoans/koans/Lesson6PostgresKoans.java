@@ -5,6 +5,7 @@ import static fencingkoans.pg.PgRole.BYSTANDER;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
 import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.contract.ApplyRequest;
@@ -45,8 +46,8 @@ import org.junit.jupiter.api.TestClassOrder;
 class Lesson6PostgresKoans extends PgCourseKoans {
 
     /**
-     * Koans 6.20 and 6.21 hold two sessions at once. They are not {@code @Interleaving}: each repeat round here
-     * creates a whole database, so the course check repeats them only when asked, with
+     * Koans 6.20, 6.21 and 6.30 to 6.32 hold several sessions at once. They are not {@code @Interleaving}: each
+     * repeat round here creates a whole database, so the course check repeats them only when asked, with
      * {@code -Dtest=RepeatRunCheck -Dcourse-check.repeat-tag=postgresql-contention}.
      */
     static final String CONTENTION_TAG = "postgresql-contention";
@@ -73,14 +74,14 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     @Nested
     @Order(2)
     @OnPostgres
-    @DisplayName("6.5 to 6.12: lesson 2 again, on PostgreSQL")
+    @DisplayName("6.5 to 6.12 and 6.27: lesson 2 again, on PostgreSQL")
     class ContractPerResource extends OnThisDatabase implements Lesson2KoansOnEveryDestination {
     }
 
     @Nested
     @Order(3)
     @OnPostgres
-    @DisplayName("6.13 to 6.19: lesson 4 again, on PostgreSQL")
+    @DisplayName("6.13 to 6.19, 6.28 and 6.29: lesson 4 again, on PostgreSQL")
     class Duplicates extends OnThisDatabase implements Lesson4KoansOnEveryDestination {
     }
 
@@ -239,6 +240,96 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(asOwner).as("the SQLSTATE of the very same UPDATE by the owner").isEqualTo("ok");
             assertThat(course.state(FUND_A)).as("fund-A after the owner's direct write: no generation was checked")
                     .isEqualTo(new ResourceState(FUND_A, 1, 1000));
+        }
+    }
+
+    @Nested
+    @Order(6)
+    @OnPostgres
+    @Tag(CONTENTION_TAG)
+    @DisplayName("6.30 to 6.32: the row lock comes before everything the function decides")
+    class TheLockComesFirst {
+
+        @Koan(value = "6.30", edit = "apply_request.sql",
+                teaches = "A row another session holds FOR SHARE is contention too: the function's lock excludes every other lock.",
+                hints = {
+                    "FOR SHARE lets several sessions hold a row together, and none of them may change it meanwhile. "
+                            + "If your function only shares fund-A's row, where does its UPDATE then wait?",
+                    "Lock with FOR UPDATE NOWAIT, the mode that conflicts with every other row lock: a session that "
+                            + "shares the row is met at once, with 55P03, before anything is decided."})
+        void aRowHeldForShareIsContendedAtOnce() throws SQLException {
+            Connection reader = holdFundA("SELECT value FROM fencing.resources WHERE name = 'fund-A' FOR SHARE");
+            Worker worker = course.worker();
+
+            Object whileShared = answerOrFailure(worker, R1);
+            reader.commit();
+            ApplyResult afterwards = worker.apply(R1);
+
+            assertThat(whileShared).as("the worker's apply while another session holds fund-A's row FOR SHARE: a "
+                    + "function that shares the row as well is let in, and then waits at its UPDATE for the other "
+                    + "sharer, until the statement guard cancels it").isEqualTo(new Contended(FUND_A));
+            assertThat(afterwards).as("the same request once the sharer committed").isEqualTo(new Applied(7));
+        }
+
+        @Koan(value = "6.31", edit = "apply_request.sql",
+                teaches = "The function locks the row before it reads the request record: a held row is met before any lookup.",
+                hints = {
+                    "Koan 4.11 on SQLite: 'r1 has no record' stays true only while nobody else can store r1. Does your "
+                            + "function read fencing.request_records before or after it holds the row?",
+                    "SELECT ... FROM fencing.resources ... FOR UPDATE NOWAIT first, the record lookup after it: here a "
+                            + "second session holds the whole record table, and only a function that meets the held "
+                            + "row first answers at once."})
+        void theRowIsLockedBeforeTheRecordIsRead() throws SQLException {
+            Worker worker = course.worker();
+            // An earlier call compiles the function in the worker's session: compiling reads the record table's type.
+            worker.apply(new ApplyRequest(FUND_B, 1, "b-1", 5));
+            Connection authority = holdFundA("UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
+            Connection migration = course.session(OWNER);
+            migration.setAutoCommit(false);
+            PgDatabase.execute(migration, "LOCK TABLE fencing.request_records IN ACCESS EXCLUSIVE MODE");
+
+            Object whileHeld = answerOrFailure(worker, R1);
+            migration.rollback();
+            authority.rollback();
+
+            assertThat(whileHeld).as("the worker's apply of r1 while an uncommitted install holds fund-A's row and "
+                    + "a migration holds the record table: a function that locks the row first is told 55P03 at "
+                    + "once; one that looks for r1's record first waits for the table, and whatever it finds there "
+                    + "can be stale before it locks").isEqualTo(new Contended(FUND_A));
+        }
+
+        @Koan(value = "6.32", edit = "apply_request.sql",
+                teaches = "A malformed request is refused even while its row is held: no retry can make it well-formed.",
+                hints = {
+                    "Koan 3.12 on SQLite. An uncommitted install holds fund-A's row, and a request with a blank id "
+                            + "arrives. What does your function do first: check the request, or lock the row?",
+                    "Every RAISE of invalid_parameter_value comes before the SELECT ... FOR UPDATE NOWAIT."})
+        void aMalformedRequestIsRefusedEvenWhileItsRowIsHeld() throws SQLException {
+            Connection authority = holdFundA("UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
+
+            Object whileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1, " ", 7));
+            authority.rollback();
+
+            assertThat(whileHeld).as("a request with a blank request id, sent while fund-A's row is held: the "
+                    + "refusal of a malformed request names the field, whatever the lock")
+                    .asString().startsWith(IllegalArgumentException.class.getName()).contains("requestId");
+        }
+
+        /** A session of the owner that holds fund-A's row, inside a transaction the koan ends. */
+        private Connection holdFundA(String lockingStatement) throws SQLException {
+            Connection holder = course.session(OWNER);
+            holder.setAutoCommit(false);
+            PgDatabase.execute(holder, lockingStatement);
+            return holder;
+        }
+    }
+
+    /** The worker's answer, or what its apply threw, as text: a koan compares the one and quotes the other. */
+    private static Object answerOrFailure(Worker worker, ApplyRequest request) {
+        try {
+            return worker.apply(request);
+        } catch (RuntimeException failure) {
+            return failure.toString();
         }
     }
 

@@ -9,6 +9,8 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.InstallResult;
+import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.EnsembleKoans;
@@ -20,6 +22,7 @@ import fencingkoans.lease.LeasePaths;
 import fencingkoans.lease.LeaseResult;
 import fencingkoans.lease.LeaseResult.Granted;
 import fencingkoans.lease.LeaseResult.Held;
+import fencingkoans.lease.LeaseResult.NotInstalled;
 import fencingkoans.lease.LeaseResult.Unavailable;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
@@ -99,14 +102,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     @Koan(value = "7.3", edit = "LeaseIssuer.holds and LeaseIssuer.release",
-            teaches = "The next holder gets a strictly higher generation, and the first holder's next apply is "
-                    + "rejected as stale.",
+            teaches = "The next holder gets a strictly higher generation, the first holder's next apply is rejected "
+                    + "as stale, and a late release by the first holder frees nothing.",
             hints = {
                 "Holding means this worker's own session owns the lease node. Releasing deletes the lease node and "
                         + "nothing else: what would the next issuer count from if the counter went too?",
                 "holds: Stat stat = worker.checkExists().forPath(LeasePaths.lease(lease.resource())); compare "
                         + "stat.getEphemeralOwner() with worker.getZookeeperClient().getZooKeeper().getSessionId(). "
-                        + "release: if the worker holds it, worker.delete().forPath(the same path)."})
+                        + "A missing node is held by nobody. release: if the worker holds it, worker.delete() the same "
+                        + "path, and otherwise nothing."})
     void theNextHolderGetsAHigherGenerationAndTheFirstHoldersApplyIsStale() throws Exception {
         LeaseIssuer issuer = issuer();
         CuratorFramework workerA = worker();
@@ -116,20 +120,25 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         ApplyResult whileHeld = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
 
         issuer.release(workerA, leaseA);
+        boolean heldAfterRelease = issuer.holds(workerA, leaseA);
         Lease leaseB = leaseOf(issuer.grant(workerB, FUND_A));
+        issuer.release(workerA, leaseA);
         ApplyResult afterRelease = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-2", 5));
 
         assertThat(whileHeld).as("worker A's apply while it holds the lease").isEqualTo(new Applied(5));
         assertThat(leaseB.generation()).as("worker B's generation after A gave the lease back: strictly above A's "
                 + leaseA.generation()).isEqualTo(leaseA.generation() + 1);
-        assertThat(issuer.holds(workerB, leaseB)).as("whether worker B holds the lease it was granted").isTrue();
+        assertThat(heldAfterRelease).as("whether worker A holds the lease right after giving it back").isFalse();
         assertThat(issuer.holds(workerA, leaseB)).as("whether worker A holds the lease now that B does: the node "
                 + "exists, but another session owns it").isFalse();
+        assertThat(issuer.holds(workerB, leaseB)).as("whether worker B still holds its lease after A, late, gave "
+                + "its own back a second time").isTrue();
         assertThat(afterRelease).as("worker A's next apply, still with generation " + leaseA.generation())
                 .isEqualTo(Rejected.stale(leaseA.generation(), leaseB.generation()));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's first apply landed").isEqualTo(5);
     }
 
+    @Interleaving
     @Koan(value = "7.4", edit = "LeaseIssuer.nextGeneration",
             teaches = "Two issuers race for one counter: exactly one compare-and-set wins, the other reads again, and "
                     + "no generation is handed out twice.",
@@ -160,6 +169,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(counter(FUND_A)).as("the counter after the race").isEqualTo(4);
     }
 
+    @Interleaving
     @Koan(value = "7.5", edit = "LeaseIssuer.holds",
             teaches = "A worker whose session expired during a pause still believes it holds the lease; its write is "
                     + "rejected by the destination, not by the lease.",
@@ -195,33 +205,44 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             hints = {
                 "With two of three servers stopped, no write can be committed. What does Curator throw once it has "
                         + "waited its connection timeout, and what must the issuer not do after that?",
-                "Catch KeeperException.ConnectionLossException (Curator's CuratorConnectionLossException is one) and "
-                        + "answer new LeaseResult.Unavailable(resource, e.getMessage()); never install, never retry "
-                        + "for ever."})
+                "Catch KeeperException.ConnectionLossException (Curator's CuratorConnectionLossException is one), "
+                        + "around the lease and around the counter, and answer new LeaseResult.Unavailable(resource, "
+                        + "e.getMessage()); never install, never retry for ever. A lease taken before the loss ends "
+                        + "with its worker's session."})
     void withoutAQuorumNothingIsIssuedOrInstalled() throws Exception {
-        LeaseIssuer issuer = issuer();
+        EnsembleClient clientOfIssuer = connect(Identity.ISSUER);
+        LeaseIssuer issuer = issuerOn(clientOfIssuer);
         CuratorFramework workerA = worker();
-        CuratorFramework workerB = worker();
         Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
         issuer.release(workerA, leaseA);
+        EnsembleClient workerB = connect(Identity.WORKER);
+        CuratorFramework workerC = worker();
+        clientOfIssuer.onceAfterCounterRead(ensemble()::stopTwoServers);
 
-        LeaseResult withoutQuorum;
-        ensemble().stopTwoServers();
+        LeaseResult lostMidway;
+        LeaseResult lostBefore;
         try {
-            withoutQuorum = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerB, FUND_A))),
-                    "worker B's grant without a quorum");
+            lostMidway = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerB.curator(),
+                    FUND_A))), "worker B's grant, during which two servers stopped");
+            lostBefore = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerC, FUND_A))),
+                    "worker C's grant without a quorum");
         } finally {
             ensemble().restartStoppedServers();
         }
         long installedMeanwhile = course.state(FUND_A).generation();
+        ensemble().expireSession(workerB.curator());
         LeaseResult afterRestart = issuer().grant(worker(), FUND_A);
 
-        assertThat(withoutQuorum).as("worker B's grant while two of the three servers were stopped: a clear answer, "
-                + "not a hang and not an exception").isInstanceOf(Unavailable.class);
-        assertThat(installedMeanwhile).as("fund-A's installed generation after the grant without a quorum")
+        assertThat(lostMidway).as("worker B's grant, when two of the three servers stopped after it took the lease "
+                + "and read the counter: a clear answer, not a hang and not an exception")
+                .isInstanceOf(Unavailable.class);
+        assertThat(lostBefore).as("worker C's grant while the two servers were still stopped")
+                .isInstanceOf(Unavailable.class);
+        assertThat(installedMeanwhile).as("fund-A's installed generation after the grants without a quorum")
                 .isEqualTo(leaseA.generation());
-        assertThat(leaseOf(afterRestart).generation()).as("the generation granted once the servers were back: above "
-                + "every generation issued before").isGreaterThan(leaseA.generation());
+        assertThat(leaseOf(afterRestart).generation()).as("the generation granted once the servers were back and "
+                + "B's lease had ended with its session: above every generation issued before")
+                .isGreaterThan(leaseA.generation());
         assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after the restart")
                 .isEqualTo(leaseOf(afterRestart).generation());
     }
@@ -310,6 +331,31 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 because(throughAnIssuer, "it issued a generation")).isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
+    }
+
+    @Koan(value = "7.10", edit = "LeaseIssuer.grant",
+            teaches = "The destination's rule binds the issuer too: a generation it refuses to install is no grant, "
+                    + "and the lease is given back.",
+            hints = {
+                "The destination already holds generation 5, installed before this issuer existed, and the counter "
+                        + "starts at 1. What should a worker hold after the install is refused?",
+                "When authority.install answers anything but Installed, worker.delete() the lease node and answer "
+                        + "new LeaseResult.NotInstalled(resource, generation, thatAnswer)."})
+    void aGenerationTheDestinationRefusesIsNoGrant() throws Exception {
+        course.authority().install(FUND_A, 5);
+        LeaseIssuer issuer = issuer();
+        CuratorFramework workerA = worker();
+
+        LeaseResult grantToA = issuer.grant(workerA, FUND_A);
+        boolean aHoldsTheLease = issuer.holds(workerA, new Lease(FUND_A, 2));
+        LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+
+        assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
+                .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
+        assertThat(aHoldsTheLease).as("whether worker A holds the lease after its refused grant").isFalse();
+        assertThat(grantToB).as("worker B's grant next: the lease is free, and the counter has moved on")
+                .isEqualTo(new NotInstalled(FUND_A, 3, new InstallResult.NotHigher(FUND_A, 5, 3)));
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation").isEqualTo(5);
     }
 
     private static Lease leaseOf(LeaseResult result) {

@@ -50,7 +50,7 @@ class CourseIntegrityCheck {
     private void assertCaught(Pitfall pitfall) {
         Path variant = pitfall.makeIn(tree.solutions(), tree.work().resolve("pitfalls").resolve(pitfall.name()));
 
-        KoanRun run = KoanRunner.runTrack(tree, variant, "pitfall-" + pitfall.name());
+        KoanRun run = KoanRunner.runTrack(tree, variant, "pitfall-" + pitfall.name(), pitfall.lessonsItReaches());
 
         List<String> failing = run.failing().stream().map(KoanOutcome::koan).toList();
         System.out.printf("Pitfall %s: named %s; failing %s%n", pitfall.name(), pitfall.caughtBy(), failing);

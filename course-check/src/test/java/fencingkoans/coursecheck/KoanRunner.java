@@ -1,6 +1,7 @@
 package fencingkoans.coursecheck;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
 
 import fencingkoans.coursecheck.KoanOutcome.Status;
 import fencingkoans.harness.CourseClassLoader;
@@ -8,11 +9,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.platform.commons.support.ReflectionSupport;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.Filter;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.ClassSelector;
@@ -35,17 +43,26 @@ final class KoanRunner implements AutoCloseable {
     private static final String KOAN_PACKAGE = "fencingkoans/koans/";
     private static final String NEVER_STARTED = "never started";
 
+    /** Which lesson classes a run may hold, by name: every one, or those a change can reach. */
+    static final Predicate<String> EVERY_LESSON = lesson -> true;
+
     private final CourseClassLoader loader;
     private final List<ClassSelector> lessons;
     /** The harness's {@code KoanCard.numberOf}, as the track's class loader sees it. */
     private final Method numberOf;
 
     KoanRunner(CourseTree tree, Path trackClasses) {
-        loader = new CourseClassLoader("track", List.of(trackClasses, tree.sharedClasses(), tree.koanClasses()),
-                KoanRunner.class.getClassLoader());
+        this(tree, List.of(trackClasses), EVERY_LESSON);
+    }
+
+    /** {@code trackFolders} come first, in order: a folder of resources alone can stand before a track's classes. */
+    KoanRunner(CourseTree tree, List<Path> trackFolders, Predicate<String> lessonClasses) {
+        List<Path> folders = new ArrayList<>(trackFolders);
+        folders.addAll(List.of(tree.sharedClasses(), tree.koanClasses()));
+        loader = new CourseClassLoader("track", folders, KoanRunner.class.getClassLoader());
         lessons = Folders.filesEndingWith(tree.koanClasses().resolve(KOAN_PACKAGE), "Koans.class").stream()
-                .map(file -> selectClass(load(KOAN_PACKAGE.replace('/', '.')
-                        + file.getFileName().toString().replace(".class", ""))))
+                .map(file -> KOAN_PACKAGE.replace('/', '.') + file.getFileName().toString().replace(".class", ""))
+                .filter(lessonClasses).map(name -> selectClass(load(name)))
                 .toList();
         try {
             numberOf = load("fencingkoans.harness.KoanCard").getMethod("numberOf", Class.class, Method.class);
@@ -59,14 +76,37 @@ final class KoanRunner implements AutoCloseable {
 
     /** Compiles {@code track} into the check's work folder under {@code name} and runs every koan on it once. */
     static KoanRun runTrack(CourseTree tree, Path track, String name) {
+        return runTrack(tree, track, name, EVERY_LESSON);
+    }
+
+    /** The same, with only the lesson classes that {@code lessonClasses} accepts. */
+    static KoanRun runTrack(CourseTree tree, Path track, String name, Predicate<String> lessonClasses) {
         Path classes = TrackCompiler.compile(track, tree.sharedClasses(), tree.work().resolve("classes").resolve(name));
-        try (KoanRunner runner = new KoanRunner(tree, classes)) {
+        try (KoanRunner runner = new KoanRunner(tree, List.of(classes), lessonClasses)) {
             return runner.run();
         }
     }
 
     KoanRun run(Filter<?>... filters) {
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(lessons)
+        return run(lessons, filters);
+    }
+
+    /** Runs one {@code @Nested} class of a lesson on its own, the lesson's set-up included. */
+    KoanRun runNested(String lessonClass, Class<?> nested) {
+        return run(List.of(selectNestedClass(List.of(load(lessonClass)), nested)));
+    }
+
+    /** The lesson's {@code @Nested} classes, in the order of their {@code @Order}, as JUnit runs them. */
+    List<Class<?>> nestedClassesOf(String lessonClass) {
+        return Arrays.stream(load(lessonClass).getDeclaredClasses())
+                .filter(nested -> nested.isAnnotationPresent(Nested.class))
+                .sorted(Comparator.comparingInt(nested -> nested.isAnnotationPresent(Order.class)
+                        ? nested.getAnnotation(Order.class).value() : Order.DEFAULT))
+                .toList();
+    }
+
+    private KoanRun run(List<? extends DiscoverySelector> selectors, Filter<?>... filters) {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectors)
                 .filters(filters).configurationParameter("koans.focus", "off").build();
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();

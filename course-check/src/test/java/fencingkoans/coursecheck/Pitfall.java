@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * One variant of the pitfall gallery: a diff against {@code solutions/} that makes one realistic mistake. The
@@ -15,6 +16,9 @@ import java.util.List;
 record Pitfall(String name, String mistake, List<String> caughtBy, List<String> diff) {
 
     static final String SUFFIX = ".diff";
+
+    /** The lesson whose koans run the track's SQL; the Java track reaches none of its koans. */
+    static final String SQL_LESSON = "fencingkoans.koans.Lesson6PostgresKoans";
 
     static Pitfall load(Path file) {
         String name = file.getFileName().toString().replace(SUFFIX, "");
@@ -39,6 +43,17 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
         Folders.copyTree(reference, folder);
         UnifiedDiff.apply(diff, folder);
         return folder;
+    }
+
+    /**
+     * The lesson classes whose koans can see this variant's change: a change to the SQL reaches lesson 6 alone, a
+     * change to the Java track every other lesson, since lesson 6 runs the SQL through given code only.
+     */
+    Predicate<String> lessonsItReaches() {
+        List<String> changed = diff.stream().filter(line -> line.startsWith("+++ ")).toList();
+        boolean sql = changed.stream().anyMatch(file -> file.endsWith(".sql"));
+        boolean java = changed.stream().anyMatch(file -> !file.endsWith(".sql"));
+        return lesson -> lesson.equals(SQL_LESSON) ? sql : java;
     }
 
     private static String field(List<String> lines, String label, Path file) {

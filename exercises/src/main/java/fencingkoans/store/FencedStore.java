@@ -17,7 +17,8 @@ import java.util.Optional;
  * The {@code ledger} does the SQL for you: {@code installedGeneration}, {@code addToValue},
  * {@code findRecord}, {@code storeRecord}. {@code ApplyResult.Rejected} has factories for every rejection.
  * Use those ledger methods rather than {@code read}: the koans script their interleavings at checkpoints inside
- * them (right after the generation is read, after the value is updated, after the record is stored).
+ * them (right after the generation is read, after the record is looked up, after the value is updated, after the
+ * record is stored).
  */
 public final class FencedStore implements AutoCloseable {
 
@@ -31,7 +32,7 @@ public final class FencedStore implements AutoCloseable {
      * Lesson 1: apply the delta only when the request's generation is the installed one.
      * Lesson 2: refuse malformed requests before touching anything; require equality, not "at least".
      * Lesson 3: do the check and the effect inside {@link ImmediateTransaction#run}.
-     * Lesson 4: look up the request record first, and store one with every applied result.
+     * Lesson 4: look up the request record first, inside the transaction, and store one with every applied result.
      */
     public ApplyResult apply(ApplyRequest request) {
         throw new NotWrittenYet("1.1", "exercises/src/main/java/fencingkoans/store/FencedStore.java",

@@ -13,8 +13,10 @@ final class ImmediateTransaction {
     /**
      * Lesson 3: take the write lock first ({@code ledger.execute("BEGIN IMMEDIATE")}), then run {@code work}
      * and {@code COMMIT}. If the lock is held elsewhere, run nothing and answer {@code whenContended.get()}
-     * ({@code StoreException.isContention()} tells you). If anything fails after the lock was taken,
-     * {@code ROLLBACK} and let the failure go on to the caller.
+     * ({@code StoreException.isContention()} tells you). If anything fails after the lock was taken, an
+     * exception or an {@code Error}, {@code ROLLBACK} and let the failure go on to the caller, with one exception:
+     * a {@code COMMIT} that meets a lock held elsewhere (koan 3.10) is contention too, so roll back and answer
+     * {@code whenContended.get()}.
      */
     static <T> T run(Ledger ledger, Supplier<T> work, Supplier<T> whenContended) {
         throw new NotWrittenYet("3.1", "exercises/src/main/java/fencingkoans/store/ImmediateTransaction.java",

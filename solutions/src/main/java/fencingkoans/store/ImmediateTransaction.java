@@ -12,8 +12,9 @@ final class ImmediateTransaction {
 
     /**
      * Takes the write lock first, then runs {@code work} and commits. If the lock is held elsewhere, nothing
-     * runs and {@code whenContended} answers instead. If anything fails after the lock was taken, the
-     * transaction is rolled back and the failure goes on to the caller.
+     * runs and {@code whenContended} answers instead. If anything fails after the lock was taken (an exception or
+     * an {@code Error}), the transaction is rolled back and the failure goes on to the caller; a {@code COMMIT} that
+     * meets a lock held elsewhere is rolled back too, and answered by {@code whenContended}.
      */
     static <T> T run(Ledger ledger, Supplier<T> work, Supplier<T> whenContended) {
         try {
