@@ -3,10 +3,11 @@
 save: from the save until the report's `Progress:` line, with the processor time the watch JVM spent on it.
 
 In one watch process it plays a learner who has done lessons 1 to 5 and apply_request.sql (saving the
-reference's files into exercises/) and is at koan 6.22: each timed save alternates grants.sql between the
-reference's and its stub, so every other run passes every lesson 6 koan and the others stop at 6.22. Then, for
-comparison, it alternates a blank line at the end of FencedStore.java (a Java save at the same point). Needs
-FENCING_PG_URL. Every file is put back at the end. Usage: python3 .ci/watch-latency-sql.py [saves per point]
+reference's files into exercises/) and works on grants.sql: each timed save alternates it between its stub
+(the run stops at koan 6.22) and the reference's without the REVOKE on the function (it stops at 6.24), so
+every run goes through lesson 6 and none unlocks lesson 7. Then, for comparison, it alternates a blank line at
+the end of FencedStore.java (a Java save at the same point). Needs FENCING_PG_URL. Every file is put back at the
+end. Usage: python3 .ci/watch-latency-sql.py [saves per point]
 """
 import os, statistics, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -34,19 +35,22 @@ def main():
         raise SystemExit("set FENCING_PG_URL to a superuser's JDBC URL: lesson 6 must run, not be skipped")
     print("load average before:", open("/proc/loadavg").read().split()[:3], flush=True)
     stub = open(GRANTS).read()
+    revoke = "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC;\n"
+    assert revoke in reference(GRANTS), "the reference's grants.sql no longer has " + revoke
+    up_to_6_24 = reference(GRANTS).replace(revoke, "")
     sql, java = [], []
     with Watch("-o") as watch:
         for path in [os.path.join(STORE, name) for name in os.listdir(STORE)] + [os.path.join(PG, "apply_request.sql")]:
             watch.save(path, reference(path))
         for save in range(1, saves + 1):
-            sql.append(watch.save(GRANTS, reference(GRANTS) if save % 2 else stub))
+            sql.append(watch.save(GRANTS, up_to_6_24 if save % 2 else stub))
             print(f"grants.sql, save {save}: {sql[-1].edit_to_report:.3f} s, processor {sql[-1].cpu:.2f} s  "
                   f"({sql[-1].progress})", flush=True)
         for save in range(1, saves + 1):
             java.append(watch.save(EXERCISE, reference(EXERCISE) + ("\n" if save % 2 else "")))
             print(f"FencedStore.java, save {save}: {java[-1].edit_to_report:.3f} s, processor {java[-1].cpu:.2f} s  "
                   f"({java[-1].progress})", flush=True)
-    summary("watch mode, a save of grants.sql at koan 6.22", sql)
+    summary("watch mode, a save of grants.sql at koans 6.22 and 6.24", sql)
     summary("watch mode, a save of FencedStore.java at koan 6.22", java)
     print("load average after:", open("/proc/loadavg").read().split()[:3])
 
