@@ -1,67 +1,57 @@
 #!/usr/bin/env python3
-"""Edit-to-report latency of watch mode for a save of lesson 6's SQL, timed as .ci/watch-latency.py times a save
-of FencedStore.java: from the save until the report's `Progress:` line, with the processor time of the watch JVM.
+"""Edit-to-report latency of watch mode for a save of lesson 6's SQL, timed as .ci/watch-latency.py times a Java
+save: from the save until the report's `Progress:` line, with the processor time the watch JVM spent on it.
 
-The learner it plays has done lessons 1 to 5 and apply_request.sql (copied in from solutions/) and is at koan
-6.22: each save alternates grants.sql between its stub and the reference's, so every other run passes all 26
-lesson 6 koans and the others stop at 6.22. Needs FENCING_PG_URL. Puts every file back at the end.
-Usage: python3 .ci/watch-latency-sql.py [edits]
+In one watch process it plays a learner who has done lessons 1 to 5 and apply_request.sql (saving the
+reference's files into exercises/) and works on grants.sql: each timed save alternates it between its stub
+(the run stops at koan 6.22) and the reference's without the REVOKE on the function (it stops at 6.24), so
+every run goes through lesson 6 and none unlocks lesson 7. Then, for comparison, it alternates a blank line at
+the end of FencedStore.java (a Java save at the same point). Needs FENCING_PG_URL. Every file is put back at the
+end. Usage: python3 .ci/watch-latency-sql.py [saves per point]
 """
-import importlib.util, os, shutil, signal, statistics, subprocess, sys, tempfile, time
+import os, statistics, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from watch_session import EXERCISE, Watch
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("watch_latency", os.path.join(here, "watch-latency.py"))
-java_latency = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(java_latency)
+STORE = os.path.dirname(EXERCISE)
+PG = "exercises/src/main/resources/fencingkoans/pg"
+GRANTS = os.path.join(PG, "grants.sql")
 
-STORE = "fencingkoans/store"
-PG = "fencingkoans/pg"
-LEARNER_DONE = [f"src/main/java/{STORE}/{name}" for name in os.listdir(f"solutions/src/main/java/{STORE}")] \
-    + [f"src/main/resources/{PG}/apply_request.sql"]
-GRANTS = f"exercises/src/main/resources/{PG}/grants.sql"
+
+def reference(path):
+    return open(path.replace("exercises/", "solutions/", 1)).read()
+
+
+def summary(name, runs):
+    wall = [run.edit_to_report for run in runs]
+    print(f"{name}: edit to report median {statistics.median(wall):.3f} s over {len(runs)} saves "
+          f"(min {min(wall):.3f}, max {max(wall):.3f}); processor time median "
+          f"{statistics.median(run.cpu for run in runs):.2f} s; last {runs[-1].progress}")
 
 
 def main():
-    edits = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    saves = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     if not os.environ.get("FENCING_PG_URL"):
         raise SystemExit("set FENCING_PG_URL to a superuser's JDBC URL: lesson 6 must run, not be skipped")
     print("load average before:", open("/proc/loadavg").read().split()[:3], flush=True)
-    kept = tempfile.mkdtemp(prefix="watch-latency-sql.")
-    for path in LEARNER_DONE + [GRANTS.removeprefix("exercises/")]:
-        os.makedirs(os.path.dirname(os.path.join(kept, path)), exist_ok=True)
-        shutil.copy(os.path.join("exercises", path), os.path.join(kept, path))
-    stub, reference = open(GRANTS).read(), open(f"solutions/src/main/resources/{PG}/grants.sql").read()
-    latencies, processor, reports = [], [], []
-    try:
-        for path in LEARNER_DONE:
-            shutil.copy(os.path.join("solutions", path), os.path.join("exercises", path))
-        process = subprocess.Popen(["./mvnw", "-o", "-q", "test-compile", "exec:java", "-Pwatch"],
-                                   stdout=subprocess.PIPE, text=True, start_new_session=True)
-        found = java_latency.lines_of(process)
-        java_latency.until_progress(found)
-        for edit in range(1, edits + 1):
-            time.sleep(1)
-            cpu_before = java_latency.cpu_seconds(process.pid)
-            with open(GRANTS, "w") as f:
-                f.write(reference if edit % 2 else stub)
-            saved = time.monotonic()
-            shown, line = java_latency.until_progress(found)[-1]
-            latencies.append(shown - saved)
-            processor.append(java_latency.cpu_seconds(process.pid) - cpu_before)
-            reports.append(line)
-            print(f"sql edit {edit}: {shown - saved:.3f} s, processor {processor[-1]:.2f} s  ({line})", flush=True)
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait()
-    finally:
-        for path in LEARNER_DONE + [GRANTS.removeprefix("exercises/")]:
-            shutil.copy(os.path.join(kept, path), os.path.join("exercises", path))
-        shutil.rmtree(kept)
-    for label, edits_of in (("all 26 pass", latencies[0::2]), ("stops at 6.22", latencies[1::2])):
-        if edits_of:
-            print(f"watch mode, lesson 6 SQL save, {label}: median {statistics.median(edits_of):.3f} s over "
-                  f"{len(edits_of)} edits (min {min(edits_of):.3f}, max {max(edits_of):.3f})")
-    print(f"watch mode, lesson 6 SQL save: median {statistics.median(latencies):.3f} s over {len(latencies)} edits; "
-          f"processor time per edit: median {statistics.median(processor):.2f} s")
+    stub = open(GRANTS).read()
+    revoke = "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC;\n"
+    assert revoke in reference(GRANTS), "the reference's grants.sql no longer has " + revoke
+    up_to_6_24 = reference(GRANTS).replace(revoke, "")
+    sql, java = [], []
+    with Watch("-o") as watch:
+        for path in [os.path.join(STORE, name) for name in os.listdir(STORE)] + [os.path.join(PG, "apply_request.sql")]:
+            watch.save(path, reference(path))
+        for save in range(1, saves + 1):
+            sql.append(watch.save(GRANTS, up_to_6_24 if save % 2 else stub))
+            print(f"grants.sql, save {save}: {sql[-1].edit_to_report:.3f} s, processor {sql[-1].cpu:.2f} s  "
+                  f"({sql[-1].progress})", flush=True)
+        for save in range(1, saves + 1):
+            java.append(watch.save(EXERCISE, reference(EXERCISE) + ("\n" if save % 2 else "")))
+            print(f"FencedStore.java, save {save}: {java[-1].edit_to_report:.3f} s, processor {java[-1].cpu:.2f} s  "
+                  f"({java[-1].progress})", flush=True)
+    summary("watch mode, a save of grants.sql at koans 6.22 and 6.24", sql)
+    summary("watch mode, a save of FencedStore.java at koan 6.22", java)
     print("load average after:", open("/proc/loadavg").read().split()[:3])
 
 

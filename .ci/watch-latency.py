@@ -2,17 +2,25 @@
 """Edit-to-report latency of watch mode, in one watch process: at koan 1.1 and with lessons 1 to 5 solved.
 
 At koan 1.1 it alternates the stub of FencedStore.apply with a lesson-1 answer; then it saves the reference's
-four store files into exercises/ and alternates a blank line at the end of FencedStore. Each save is timed until
+store files of lessons 1 to 5 into exercises/ and alternates a blank line at the end of FencedStore. Each save is timed until
 the report's `Progress:` line appears, with the processor time its JVM spent on it (a figure that other load on
 the machine inflates less) and the test time (from the "compiled" line to the report). Optionally it times
 `./mvnw -o -q test` for the koan 1.1 edit too. Every file is put back at the end.
 Usage: python3 .ci/watch-latency.py [edits per point] [maven edits]
 """
-import os, statistics, subprocess, sys, time
+import os, re, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from watch_session import ANSWER, EXERCISE, STUB, Watch, lines_of, until_progress
 
 REFERENCE = EXERCISE.replace("exercises/", "solutions/", 1)
+
+
+def lessons_1_to_5_files():
+    """The store files whose stubs all belong to koans of lessons 1 to 5."""
+    folder = os.path.dirname(EXERCISE)
+    lessons = {name: set(re.findall(r'NotWrittenYet\("(\d+)\.', open(os.path.join(folder, name)).read()))
+               for name in os.listdir(folder)}
+    return sorted(name for name, found in lessons.items() if found and found <= set("12345"))
 
 
 def summary(name, runs):
@@ -35,7 +43,7 @@ def main():
         for edit in range(1, edits + 1):
             at_first_koan.append(watch.save(EXERCISE, original.replace(STUB, ANSWER) if edit % 2 else original))
             print(f"koan 1.1, save {edit}: {at_first_koan[-1].edit_to_report:.3f} s", flush=True)
-        for name in os.listdir(os.path.dirname(REFERENCE)):
+        for name in lessons_1_to_5_files():
             watch.save(os.path.join(os.path.dirname(EXERCISE), name), open(os.path.join(os.path.dirname(REFERENCE), name)).read())
         reference = open(REFERENCE).read()
         for edit in range(1, edits + 1):

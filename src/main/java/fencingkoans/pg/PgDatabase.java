@@ -29,6 +29,14 @@ public final class PgDatabase implements AutoCloseable {
     /** The learner's SQL, read from the track's resources and run as the owner, in this order: the function first. */
     private static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
 
+    /** How long a statement may wait before the server cancels it (see {@link #createRolesAndDatabase()}). */
+    private static final String HANG_GUARD = "10s";
+
+    /** Set in a JVM that runs the koans again and again (watch mode): lesson 6 then uses {@link #kept}. */
+    public static final String KEEP_BETWEEN_RUNS = "fencing.pg.keep";
+
+    private static PgDatabase kept;
+
     private static final String SCHEMA = """
             CREATE SCHEMA fencing;
             CREATE TABLE fencing.resources (
@@ -51,6 +59,8 @@ public final class PgDatabase implements AutoCloseable {
     private final Map<PgRole, String> roles = new EnumMap<>(PgRole.class);
     private final Map<PgRole, String> passwords = new EnumMap<>(PgRole.class);
     private final PgSessions sessions = new PgSessions();
+    /** Whether this is the database {@link #kept} for later runs, which {@link #close()} leaves in place. */
+    private boolean keptForTheJvm;
 
     private PgDatabase(PgServer server, String run) {
         this.server = server;
@@ -78,6 +88,33 @@ public final class PgDatabase implements AutoCloseable {
             database.dropQuietly(failure);
             throw failure;
         }
+    }
+
+    /**
+     * The database watch mode keeps between its runs, built again from the track's SQL as it is now: its objects
+     * and grants are dropped ({@code DROP OWNED}) and the schema and the learner's SQL run anew, which costs a
+     * fraction of creating a database. Its roles, its settings and its idle sessions stay; it is dropped when the
+     * JVM exits. A set-up failure leaves it in place, for the next run to build again.
+     */
+    public static synchronized PgDatabase kept(PgServer server) {
+        if (kept == null || !kept.server.equals(server)) {
+            PgDatabase database = new PgDatabase(server, "kept_" + UUID.randomUUID().toString().replace("-", "")
+                    .substring(0, 12));
+            try {
+                database.createRolesAndDatabase();
+            } catch (RuntimeException failure) {
+                database.dropQuietly(failure);
+                throw failure;
+            }
+            database.keptForTheJvm = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(database::drop, database.name + " dropped at exit"));
+            kept = database;
+        } else {
+            kept.dropEverythingBuilt();
+        }
+        kept.createSchema();
+        kept.runTrackScripts();
+        return kept;
     }
 
     /** This run's name for the role, as it appears in the catalog and in error messages. */
@@ -116,9 +153,15 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
-    /** Drops the database, closing any session still in it, and the roles. */
+    /** Drops the database, closing any session still in it, and the roles; a {@link #kept} one stays till exit. */
     @Override
     public void close() {
+        if (!keptForTheJvm) {
+            drop();
+        }
+    }
+
+    private void drop() {
         sessions.close();
         try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
@@ -138,9 +181,26 @@ public final class PgDatabase implements AutoCloseable {
             statement.execute("CREATE DATABASE " + name + " OWNER " + roles.get(PgRole.OWNER));
             // A statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is cancelled
             // after a while with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
-            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '10s'");
+            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
         } catch (SQLException e) {
             throw new PgException("creating " + name + " and its roles", e);
+        }
+    }
+
+    /**
+     * Back to a database with nothing in it, as created: every object the roles own and every privilege granted to
+     * them goes, and the database's own privileges and settings are those {@link #createRolesAndDatabase()} gave.
+     */
+    private void dropEverythingBuilt() {
+        try (Connection superuser = server.connect(name, server.user(), server.password());
+                Statement statement = superuser.createStatement()) {
+            statement.execute("DROP OWNED BY " + String.join(", ", roles.values()));
+            statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+            statement.execute("GRANT CONNECT, TEMPORARY ON DATABASE " + name + " TO PUBLIC");
+            statement.execute("ALTER DATABASE " + name + " RESET ALL");
+            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
+        } catch (SQLException e) {
+            throw new PgException("emptying " + name + " for the next run", e);
         }
     }
 

@@ -4,6 +4,7 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 
+import fencingkoans.pg.PgDatabase;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,6 +62,8 @@ public final class KoanWatch {
     private final List<String> libraries = libraries();
     /** The options the build gives javac (release, encoding, debug information), so that messages read the same. */
     private final List<String> javacOptions;
+    /** A failed compile leaves no classes behind: then a SQL save must compile too. */
+    private boolean lastCompileSucceeded;
 
     private KoanWatch(List<String> javacOptions) {
         this.javacOptions = javacOptions;
@@ -68,6 +71,8 @@ public final class KoanWatch {
 
     /** The arguments are javac options: the watch profile passes those of the build's compiler. */
     public static void main(String[] args) throws IOException, InterruptedException {
+        // Lesson 6 builds its database once and then only empties and refills it on each save.
+        System.setProperty(PgDatabase.KEEP_BETWEEN_RUNS, "true");
         new KoanWatch(List.of(args)).watch();
     }
 
@@ -83,15 +88,21 @@ public final class KoanWatch {
             runOnce("[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
             while (true) {
                 WatchKey changed = watcher.take();
-                boolean exerciseChanged = false;
+                boolean javaChanged = false;
+                boolean sqlChanged = false;
                 while (changed != null) {
-                    exerciseChanged |= changed.pollEvents().stream().map(event -> event.context().toString())
-                            .anyMatch(file -> file.endsWith(".java") || file.endsWith(".sql"));
+                    List<String> files = changed.pollEvents().stream().map(event -> event.context().toString()).toList();
+                    javaChanged |= files.stream().anyMatch(file -> file.endsWith(".java"));
+                    sqlChanged |= files.stream().anyMatch(file -> file.endsWith(".sql"));
                     changed.reset();
                     changed = watcher.poll(QUIET_MILLIS, TimeUnit.MILLISECONDS);
                 }
-                if (exerciseChanged) {
+                if (javaChanged || !lastCompileSucceeded) {
                     runOnce("[watch] exercises/ changed: compiling it and running the koans again");
+                } else if (sqlChanged) {
+                    System.out.println();
+                    System.out.println("[watch] lesson 6's SQL changed: the Java compiled last stands; the koans run again");
+                    runKoans();
                 }
             }
         }
@@ -119,6 +130,7 @@ public final class KoanWatch {
                 .toList();
         boolean compiles = compiler.getTask(null, fileManager, diagnostics, options, null,
                 fileManager.getJavaFileObjectsFromFiles(files)).call();
+        lastCompileSucceeded = compiles;
         if (!compiles) {
             System.out.println();
             System.out.println("exercises/ does not compile yet:");

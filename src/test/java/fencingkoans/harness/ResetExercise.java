@@ -13,13 +13,18 @@ import java.util.stream.Stream;
 /**
  * Puts one exercise file back to its shipped stub: {@code java src/test/java/fencingkoans/harness/ResetExercise.java
  * FencedStore}. It runs as a single source file, so it works even when exercises/ does not compile. The shipped
- * version comes from git: the commit this clone started from ({@code origin/HEAD}'s merge base), else
- * {@code HEAD}. The learner's version is kept under {@code target/reset/}. An unknown name changes nothing.
+ * version comes from git, at the newest commit that changed the koans ({@value #COURSE_SIDE}): a learner's commits,
+ * pushed or not, change only exercises/, so that commit is the course's own, in a clone of the course and in a
+ * classroom copy alike. The learner's version is kept in {@value #KEPT}, which neither {@code clean} nor a reset
+ * touches, and the command that puts it back is printed. An unknown name changes nothing.
  */
 public final class ResetExercise {
 
     private static final Path EXERCISES = Path.of("exercises/src/main/java/fencingkoans/store");
     private static final String STUB_MARK = "throw new NotWrittenYet";
+    /** What the course changes and a learner never does (grading refuses a changed koan). */
+    private static final String COURSE_SIDE = "src/test/java";
+    private static final String KEPT = "kept-by-reset";
 
     private ResetExercise() {
     }
@@ -45,12 +50,15 @@ public final class ResetExercise {
             System.out.println(file + " is already its shipped stub. Nothing was changed.");
             return;
         }
-        Path kept = Path.of("target/reset").resolve(name + ".java."
+        Path kept = Path.of(KEPT).resolve(name + ".java."
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(kept.getParent());
         Files.writeString(kept, current, StandardCharsets.UTF_8);
         Files.writeString(file, shipped, StandardCharsets.UTF_8);
-        System.out.println(file + " is its shipped stub again. Your version is kept in " + kept + ".");
+        String slashes = file.toString().replace('\\', '/');
+        System.out.println(slashes + " is its shipped stub again. Your version is kept in " + KEPT
+                + "/ (./mvnw clean leaves it). To put it back:");
+        System.out.println("  cp " + kept.toString().replace('\\', '/') + " " + slashes);
     }
 
     private static List<String> exerciseNames() throws IOException {
@@ -61,16 +69,19 @@ public final class ResetExercise {
     }
 
     private static String shippedVersion(Path file) throws IOException, InterruptedException {
-        String commit = git("rev-parse", "--verify", "--quiet", "origin/HEAD").isEmpty()
-                ? "HEAD" : git("merge-base", "HEAD", "origin/HEAD").strip();
+        String commit = git("log", "-1", "--format=%H", "HEAD", "--", COURSE_SIDE).strip();
+        if (commit.isEmpty()) {
+            fail("git has no commit that holds the koans (" + COURSE_SIDE + "). Reset needs the course's git history: "
+                    + "is this a clone of the course? Nothing was changed.");
+        }
         String shipped = git("show", commit + ":" + file.toString().replace('\\', '/'));
         if (shipped.isEmpty()) {
             fail("git has no shipped version of " + file + " (at " + commit + "). Reset needs the course's git "
                     + "history: is this a clone of the course? Nothing was changed.");
         }
         if (!shipped.contains(STUB_MARK)) {
-            fail(file + " at " + commit + " is not a stub (it has no NotWrittenYet): it looks like work that was "
-                    + "committed. Nothing was changed.");
+            fail(file + " at " + commit + ", the newest commit that changed the koans, is not a stub (it has no "
+                    + "NotWrittenYet): was a koan changed together with your work? Nothing was changed.");
         }
         return shipped;
     }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The extension lesson's fixture: one course database with roles of its own for the whole class, created on
  * the server {@link PostgresServer} found when the first koan runs, put back to its start state before every
- * koan, dropped at the end.
+ * koan, dropped at the end. Watch mode keeps one database for all its runs instead ({@link PgDatabase#kept}).
  */
 @ExtendWith(PostgresServer.class)
 public abstract class PgCourseKoans {
@@ -43,7 +43,8 @@ public abstract class PgCourseKoans {
         }
         if (database == null) {
             try {
-                database = PgDatabase.create(PostgresServer.server());
+                database = Boolean.getBoolean(PgDatabase.KEEP_BETWEEN_RUNS) ? PgDatabase.kept(PostgresServer.server())
+                        : PgDatabase.create(PostgresServer.server());
             } catch (PgSetupFailure failure) {
                 setupFailure = failure;
                 throw failure;
