@@ -35,9 +35,12 @@ public final class TamperManifest {
     private static final String LEARNER_FILE = "submission";
     private static final String LESSON = "lesson";
     private static final String KOAN = "koan";
-    /** What no build reads: git's own data, build output, and the folders IDEs keep their settings in. */
-    private static final Set<String> NOT_COVERED = Set.of(".git", "target", SUBMISSION, ".idea", ".vscode",
-            ".settings", ".classpath", ".project", ".DS_Store");
+    /**
+     * What no build reads: git's own data, build output, the learner's own versions kept by ResetExercise, and the
+     * folders IDEs keep their settings in.
+     */
+    private static final Set<String> NOT_COVERED = Set.of(".git", "target", SUBMISSION, "kept-by-reset", ".idea",
+            ".vscode", ".settings", ".classpath", ".project", ".DS_Store");
 
     /**
      * The manifest's three parts: covered files with their sums, the learner files of a submission, and the koans
