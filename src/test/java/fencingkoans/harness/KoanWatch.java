@@ -17,6 +17,8 @@ import java.nio.file.WatchService;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
@@ -25,12 +27,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
-import org.junit.platform.engine.discovery.DiscoverySelectors;
-import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.core.LauncherConfig;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Watch mode: every time a file under {@code exercises/} is saved, compile the exercises in this process and run
@@ -57,8 +54,7 @@ public final class KoanWatch {
     /** Kept for as long as it watches: it reads the libraries' jars once, not on every save. */
     private final StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null);
     /** Kept too: its engines are found once. Each run gets a report loaded with that run's classes. */
-    private final Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
-            .enableTestExecutionListenerAutoRegistration(false).build());
+    private final KoanLauncher launcher = new KoanLauncher();
     private final List<String> libraries = libraries();
     /** The options the build gives javac (release, encoding, debug information), so that messages read the same. */
     private final List<String> javacOptions;
@@ -151,10 +147,7 @@ public final class KoanWatch {
             thread.setContextClassLoader(course);
             TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
                     .getDeclaredConstructor().newInstance();
-            launcher.execute(LauncherDiscoveryRequestBuilder.request()
-                    .selectors(Course.lessonClassNames().stream()
-                            .map(name -> DiscoverySelectors.selectClass(course, name)).toList())
-                    .build(), report);
+            launcher.run(course, Map.of(), Set.of(), report);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (ReflectiveOperationException e) {
