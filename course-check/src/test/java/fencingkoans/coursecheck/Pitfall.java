@@ -41,8 +41,33 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
     Path makeIn(Path reference, Path folder) {
         Folders.recreate(folder);
         Folders.copyTree(reference, folder);
-        UnifiedDiff.apply(diff, folder);
+        applyDiff(folder);
         return folder;
+    }
+
+    /**
+     * git's own reading of the diff (hunk counts, a removed line that starts with "-- "), applied in {@code folder}
+     * as a folder of no repository: git must not take the course checkout around it for the root of the paths.
+     */
+    private void applyDiff(Path folder) {
+        ProcessBuilder apply = new ProcessBuilder("git", "apply", "--whitespace=nowarn", "-").directory(folder.toFile())
+                .redirectErrorStream(true);
+        apply.environment().put("GIT_CEILING_DIRECTORIES", folder.toAbsolutePath().getParent().toString());
+        try {
+            Process git = apply.start();
+            try (var stdin = git.getOutputStream()) {
+                stdin.write((String.join("\n", diff) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            String said = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (git.waitFor() != 0) {
+                throw new IllegalStateException("the variant " + name + " does not apply to the reference: " + said);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("running git apply for " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while applying " + name, e);
+        }
     }
 
     /**
