@@ -221,7 +221,8 @@ public final class PgDatabase implements AutoCloseable {
 
     /**
      * Runs the track's SQL as the owner, one statement at a time, so that a refused statement is known together
-     * with its place in the learner's file; then checks that the worker can reach the tables through the function.
+     * with its place in the learner's file; then checks that the worker can reach the tables through the function,
+     * and that every statement of the function's body names things that exist.
      * A failure of either is a {@link PgSetupFailure} that says which file to edit, where, and why.
      */
     private void runTrackScripts() {
@@ -243,6 +244,10 @@ public final class PgDatabase implements AutoCloseable {
                     roles.get(PgRole.WORKER));
             if (noWayIn.isPresent()) {
                 throw noWayIn.get();
+            }
+            Optional<PgSetupFailure> cannotRun = SetupDiagnosis.body(scripts.get(0), owner);
+            if (cannotRun.isPresent()) {
+                throw cannotRun.get();
             }
         } catch (SQLException e) {
             throw new PgException("running the track's SQL as the owner", e);
