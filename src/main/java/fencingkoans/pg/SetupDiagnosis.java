@@ -55,7 +55,8 @@ final class SetupDiagnosis {
                                     + "THEN; := assigns; the body between $$ and $$ ends with END;")
                             : List.of("PostgreSQL stops at the first word that cannot follow what came before it."
                                     + " Look there and just before it.", "Each GRANT or REVOKE ends with a semicolon;"
-                                    + " a function is named with its argument types, " + SIGNATURE_AS_WRITTEN + "."),
+                                    + " a function is named with its argument types, " + SIGNATURE_AS_WRITTEN
+                                    + "; the worker is written ${worker}, in lower case."),
                     refusal);
             case SqlState.INVALID_FUNCTION_DEFINITION -> new PgSetupFailure("PostgreSQL refuses the declaration of "
                     + "the function at " + where + ": its parameters, its result or its options do not fit together.",

@@ -94,6 +94,10 @@ class Lesson6SetupDiagnosisTest {
                 arguments("unqualified names and no search_path", APPLY_REQUEST,
                         edit("    SET search_path = fencing, pg_temp\n", ""), "target  resources%ROWTYPE",
                         "names a schema, table or column", "Check the spelling"),
+                arguments("the placeholder written with a capital letter", GRANTS,
+                        edit("TO ${worker};", "TO ${Worker};"), "${Worker}", "cannot read grants.sql", "first word"),
+                arguments("an apply_request.sql with nothing left in it", APPLY_REQUEST, (UnaryOperator<String>) text -> "",
+                        "", "creates no function of that name", "schema, its name"),
                 arguments("a table name misspelt in a grant", GRANTS,
                         edit("REVOKE ALL ON ALL TABLES IN SCHEMA fencing", "REVOKE ALL ON TABLE fencing.resource"),
                         "REVOKE ALL ON TABLE", "names a schema, table or column", "Check the spelling"));
