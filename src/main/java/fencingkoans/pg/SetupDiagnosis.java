@@ -259,7 +259,8 @@ final class SetupDiagnosis {
      * PostgreSQL's position in the statement when it gave one; else, for a function body it could not compile,
      * the body's line its context names ("compilation of PL/pgSQL function ... near line 4"); else the statement.
      */
-    private static TrackScript.Place placeOf(TrackScript script, TrackScript.Statement statement, SQLException refusal) {
+    private static TrackScript.Place placeOf(TrackScript script, TrackScript.Statement statement,
+            SQLException refusal) {
         int position = PgException.position(refusal);
         Matcher bodyLine = BODY_LINE.matcher(String.valueOf(PgException.where(refusal)));
         if (position == 0 && bodyLine.find() && CREATE_FUNCTION.matcher(statement.sql().substring(

@@ -21,7 +21,8 @@ final class TrackScript {
     private static final String LEARNER_FOLDER = "exercises/src/main/resources/";
 
     /** A dollar quote's opening tag: {@code $$} or {@code $body$}; a tag never starts with a digit ({@code $1}). */
-    private static final Pattern DOLLAR_TAG = Pattern.compile("\\$(?:[A-Za-z_\\x80-\\uffff][A-Za-z0-9_\\x80-\\uffff]*)?\\$");
+    private static final Pattern DOLLAR_TAG =
+            Pattern.compile("\\$(?:[A-Za-z_\\x80-\\uffff][A-Za-z0-9_\\x80-\\uffff]*)?\\$");
 
     /** The dollar quote that opens a function's body: {@code AS $$} or {@code AS $body$}. */
     private static final Pattern BODY_START = Pattern.compile("(?i)\\bAS\\s+\\$(?:[A-Za-z_][A-Za-z0-9_]*)?\\$");

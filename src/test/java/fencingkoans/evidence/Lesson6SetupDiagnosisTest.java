@@ -59,7 +59,8 @@ class Lesson6SetupDiagnosisTest {
                         edit("    SECURITY DEFINER\n", ""), "LANGUAGE plpgsql",
                         "runs with the rights of its caller", "caller's rights"),
                 arguments("USAGE on the schema revoked from PUBLIC", GRANTS,
-                        edit("REVOKE ALL ON FUNCTION", "REVOKE ALL ON SCHEMA fencing FROM PUBLIC;\nREVOKE ALL ON FUNCTION"),
+                        edit("REVOKE ALL ON FUNCTION",
+                                "REVOKE ALL ON SCHEMA fencing FROM PUBLIC;\nREVOKE ALL ON FUNCTION"),
                         "REVOKE ALL ON SCHEMA", "may not look into schema fencing", "USAGE on a schema"),
                 arguments("a PL/pgSQL statement without its semicolon", APPLY_REQUEST,
                         edit("    END IF;\n\n    -- The record", "    END IF\n\n    -- The record"),
@@ -96,8 +97,16 @@ class Lesson6SetupDiagnosisTest {
                         "names a schema, table or column", "Check the spelling"),
                 arguments("the placeholder written with a capital letter", GRANTS,
                         edit("TO ${worker};", "TO ${Worker};"), "${Worker}", "cannot read grants.sql", "first word"),
-                arguments("an apply_request.sql with nothing left in it", APPLY_REQUEST, (UnaryOperator<String>) text -> "",
+                arguments("an apply_request.sql with nothing left in it", APPLY_REQUEST,
+                        (UnaryOperator<String>) text -> "",
                         "", "creates no function of that name", "schema, its name"),
+                arguments("the function created twice", APPLY_REQUEST, (UnaryOperator<String>) text -> text + "\n"
+                                + text.substring(text.indexOf("CREATE FUNCTION"))
+                                        .replace("CREATE FUNCTION", "CREATE  FUNCTION"),
+                        "CREATE  FUNCTION", "creates something that already exists", "a second CREATE FUNCTION"),
+                arguments("a statement the owner role may not run", GRANTS,
+                        edit(GRANT_EXECUTE, GRANT_EXECUTE + "\nALTER ROLE ${worker} NOINHERIT;"), "ALTER ROLE",
+                        "The owner role may not do what grants.sql line 8 asks", "owns schema fencing"),
                 arguments("a table name misspelt in a grant", GRANTS,
                         edit("REVOKE ALL ON ALL TABLES IN SCHEMA fencing", "REVOKE ALL ON TABLE fencing.resource"),
                         "REVOKE ALL ON TABLE", "names a schema, table or column", "Check the spelling"));
