@@ -27,7 +27,7 @@ def summary(name, runs):
     wall = statistics.median(run.edit_to_report for run in runs)
     print(f"{name}: edit to report median {wall:.3f} s over {len(runs)} saves "
           f"(min {min(run.edit_to_report for run in runs):.3f}, max {max(run.edit_to_report for run in runs):.3f}); "
-          f"test time median {statistics.median(run.test_time for run in runs):.3f} s; "
+          f"test time median {statistics.median(run.test_time or 0 for run in runs):.3f} s; "
           f"processor time median {statistics.median(run.cpu for run in runs):.2f} s; {runs[-1].progress}")
     return wall
 

@@ -107,7 +107,7 @@ public final class PgDatabase implements AutoCloseable {
                 throw failure;
             }
             database.keptForTheJvm = true;
-            Runtime.getRuntime().addShutdownHook(new Thread(database::drop, database.name + " dropped at exit"));
+            Runtime.getRuntime().addShutdownHook(new Thread(database::dropAtExit, database.name + " dropped at exit"));
             kept = database;
         } else {
             kept.dropEverythingBuilt();
@@ -158,6 +158,15 @@ public final class PgDatabase implements AutoCloseable {
     public void close() {
         if (!keptForTheJvm) {
             drop();
+        }
+    }
+
+    /** At exit the server may be gone before this runs (a container stopped by its own hook): nothing to drop then. */
+    private void dropAtExit() {
+        try {
+            drop();
+        } catch (RuntimeException serverGone) {
+            System.err.println("Lesson 6: " + name + " was not dropped at exit (" + serverGone.getMessage() + ")");
         }
     }
 
@@ -221,7 +230,8 @@ public final class PgDatabase implements AutoCloseable {
 
     /**
      * Runs the track's SQL as the owner, one statement at a time, so that a refused statement is known together
-     * with its place in the learner's file; then checks that the worker can reach the tables through the function.
+     * with its place in the learner's file; then checks that the worker can reach the tables through the function,
+     * and that every statement of the function's body names things that exist.
      * A failure of either is a {@link PgSetupFailure} that says which file to edit, where, and why.
      */
     private void runTrackScripts() {
@@ -243,6 +253,10 @@ public final class PgDatabase implements AutoCloseable {
                     roles.get(PgRole.WORKER));
             if (noWayIn.isPresent()) {
                 throw noWayIn.get();
+            }
+            Optional<PgSetupFailure> cannotRun = SetupDiagnosis.body(scripts.get(0), owner);
+            if (cannotRun.isPresent()) {
+                throw cannotRun.get();
             }
         } catch (SQLException e) {
             throw new PgException("running the track's SQL as the owner", e);

@@ -74,7 +74,8 @@ public final class PgFencedStore {
      * reach the function as one, and the function could never tell. This is the one check made before the call.
      */
     private static void requireSendable(String field, String text) {
-        if (text != null && text.codePoints().anyMatch(codePoint -> Character.getType(codePoint) == Character.SURROGATE)) {
+        if (text != null
+                && text.codePoints().anyMatch(codePoint -> Character.getType(codePoint) == Character.SURROGATE)) {
             throw new IllegalArgumentException(field + " must be well-formed Unicode, with no unpaired surrogate");
         }
     }

@@ -4,9 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -27,13 +29,20 @@ final class SetupDiagnosis {
     private static final Pattern REVOKE_ON_SCHEMA = Pattern.compile("(?is)REVOKE\\b.*\\bON\\s+SCHEMA\\b");
     private static final Pattern REVOKE_ON_TABLES = Pattern.compile("(?is)REVOKE\\b.*\\bTABLES?\\b");
 
+    /** Arguments that lead the function down each of its paths, in order, on the one row 'set-up' at generation 2. */
+    private static final List<String> BODY_PATHS = List.of("('set-up', 2, 'path-1', 5)", "('set-up', 2, 'path-1', 5)",
+            "('set-up', 2, 'path-1', 6)", "('set-up', 1, 'path-2', 5)", "('set-up', 3, 'path-3', 5)",
+            "('nowhere', 1, 'path-4', 5)");
+    /** "PL/pgSQL function fencing.apply_request(...) line 12 at SQL statement": the line within the body. */
+    private static final Pattern BODY_LINE = Pattern.compile("\\bline (\\d+)\\b");
+
     private SetupDiagnosis() {
     }
 
     /** {@code statement} of {@code script} failed with {@code refusal}; {@code owner} may still look at the catalog. */
     static PgSetupFailure refused(TrackScript script, TrackScript.Statement statement, SQLException refusal,
             TrackScript applyRequest, Connection owner) {
-        TrackScript.Place place = script.place(statement, PgException.position(refusal));
+        TrackScript.Place place = placeOf(script, statement, refusal);
         String said = refusal.getSQLState() + ", " + PgException.serverMessage(refusal);
         String where = script.fileName() + " line " + place.line();
         boolean inFunction = script == applyRequest;
@@ -46,7 +55,8 @@ final class SetupDiagnosis {
                                     + "THEN; := assigns; the body between $$ and $$ ends with END;")
                             : List.of("PostgreSQL stops at the first word that cannot follow what came before it."
                                     + " Look there and just before it.", "Each GRANT or REVOKE ends with a semicolon;"
-                                    + " a function is named with its argument types, " + SIGNATURE_AS_WRITTEN + "."),
+                                    + " a function is named with its argument types, " + SIGNATURE_AS_WRITTEN
+                                    + "; the worker is written ${worker}, in lower case."),
                     refusal);
             case SqlState.INVALID_FUNCTION_DEFINITION -> new PgSetupFailure("PostgreSQL refuses the declaration of "
                     + "the function at " + where + ": its parameters, its result or its options do not fit together.",
@@ -68,7 +78,9 @@ final class SetupDiagnosis {
                             + "not have.", script, place, said, List.of("Check the spelling against the tables the "
                                     + "header of apply_request.sql lists, all in schema fencing.",
                             "fencing.resources (name, generation, value) and fencing.request_records (resource, "
-                                    + "request_id, delta, generation, result_value)."), refusal);
+                                    + "request_id, delta, generation, result_value). A name without its schema is "
+                                    + "found only through a search_path that holds fencing, such as SET search_path "
+                                    + "= fencing, pg_temp in the function's declaration."), refusal);
             case SqlState.DUPLICATE_FUNCTION, SqlState.DUPLICATE_OBJECT -> new PgSetupFailure(where + " creates "
                     + "something that already exists: each run starts from a fresh database, so the file creates it "
                     + "twice.", script, place, said, List.of("Is there a second CREATE FUNCTION (or another CREATE) "
@@ -138,6 +150,60 @@ final class SetupDiagnosis {
         return Optional.empty();
     }
 
+    /**
+     * PL/pgSQL checks a body's statements only when they first run, so a misspelt table or a function called with
+     * the wrong types passes CREATE FUNCTION and fails every apply. Here the function runs once down each of its
+     * paths (applied, replayed, conflicting, stale, unissued, unknown resource), as the owner, on rows of its own,
+     * in a transaction that is rolled back. Only an error of SQLSTATE class 42 (a name or a type PostgreSQL cannot
+     * resolve) is the set-up's: any other answer, the stub's "Not written yet" included, is for the koans to judge.
+     */
+    static Optional<PgSetupFailure> body(TrackScript applyRequest, Connection owner) throws SQLException {
+        owner.setAutoCommit(false);
+        try (Statement statement = owner.createStatement()) {
+            statement.execute("INSERT INTO fencing.resources (name, generation, value) VALUES ('set-up', 2, 0)");
+            for (String call : BODY_PATHS) {
+                // A path that raises is undone alone, so that the paths after it still meet what the others wrote.
+                statement.execute("SAVEPOINT path");
+                try {
+                    statement.execute("SELECT * FROM fencing.apply_request" + call);
+                    statement.execute("RELEASE SAVEPOINT path");
+                } catch (SQLException answer) {
+                    if (answer.getSQLState() != null && answer.getSQLState().startsWith("42")
+                            && !SqlState.INSUFFICIENT_PRIVILEGE.equals(answer.getSQLState())) {
+                        return Optional.of(cannotRun(applyRequest, answer));
+                    }
+                    statement.execute("ROLLBACK TO SAVEPOINT path");
+                }
+            }
+            return Optional.empty();
+        } finally {
+            owner.rollback();
+            owner.setAutoCommit(true);
+        }
+    }
+
+    private static PgSetupFailure cannotRun(TrackScript applyRequest, SQLException answer) {
+        Optional<TrackScript.Statement> create = applyRequest.first(CREATE_FUNCTION);
+        Matcher line = BODY_LINE.matcher(String.valueOf(PgException.where(answer)));
+        TrackScript.Place place = create.isEmpty() ? applyRequest.place(0)
+                : line.find() ? applyRequest.lineOfBody(create.get(), Integer.parseInt(line.group(1)))
+                : applyRequest.place(create.get().firstWord());
+        String said = answer.getSQLState() + ", " + PgException.serverMessage(answer);
+        String cause = "The function's statement at apply_request.sql line " + place.line()
+                + " names something PostgreSQL cannot find, so every apply that reaches it fails.";
+        return new PgSetupFailure(cause, applyRequest, place,
+                said, SqlState.UNDEFINED_FUNCTION.equals(answer.getSQLState())
+                        ? List.of("PostgreSQL finds a function or an operator by its name and the types of its "
+                                + "arguments together. Which types does this line give it?", "PostgreSQL's message "
+                                + "names the types it looked for; btrim, length and the comparison operators take "
+                                + "text, and a cast (p_delta::bigint) changes a type.")
+                        : List.of("PL/pgSQL resolves the names in a statement only when the statement first runs. "
+                                + "Is each table and column on this line spelt as the header lists it?",
+                                "Write the tables with their schema (fencing.resources), or SET search_path = "
+                                        + "fencing, pg_temp in the declaration: the caller's search_path holds no "
+                                        + "schema fencing."), answer);
+    }
+
     /** A function call PostgreSQL could not match: whose file is wrong depends on what apply_request.sql created. */
     private static PgSetupFailure undefinedFunction(TrackScript script, TrackScript.Statement statement,
             TrackScript.Place place, String said, SQLException refusal, TrackScript applyRequest, Connection owner) {
@@ -187,6 +253,21 @@ final class SetupDiagnosis {
                 "CREATE FUNCTION fencing.apply_request(p_resource text, p_generation bigint, p_request_id text, "
                         + "p_delta bigint, OUT ...), with the schema written out, as the shipped file has it."),
                 refusal);
+    }
+
+    /**
+     * PostgreSQL's position in the statement when it gave one; else, for a function body it could not compile,
+     * the body's line its context names ("compilation of PL/pgSQL function ... near line 4"); else the statement.
+     */
+    private static TrackScript.Place placeOf(TrackScript script, TrackScript.Statement statement,
+            SQLException refusal) {
+        int position = PgException.position(refusal);
+        Matcher bodyLine = BODY_LINE.matcher(String.valueOf(PgException.where(refusal)));
+        if (position == 0 && bodyLine.find() && CREATE_FUNCTION.matcher(statement.sql().substring(
+                statement.firstWord() - statement.start())).lookingAt()) {
+            return script.lineOfBody(statement, Integer.parseInt(bodyLine.group(1)));
+        }
+        return script.place(statement, position);
     }
 
     /** The first statement of {@code script} that {@code statement} matches, else the end of the file. */

@@ -21,7 +21,11 @@ final class TrackScript {
     private static final String LEARNER_FOLDER = "exercises/src/main/resources/";
 
     /** A dollar quote's opening tag: {@code $$} or {@code $body$}; a tag never starts with a digit ({@code $1}). */
-    private static final Pattern DOLLAR_TAG = Pattern.compile("\\$(?:[A-Za-z_\\x80-\\uffff][A-Za-z0-9_\\x80-\\uffff]*)?\\$");
+    private static final Pattern DOLLAR_TAG =
+            Pattern.compile("\\$(?:[A-Za-z_\\x80-\\uffff][A-Za-z0-9_\\x80-\\uffff]*)?\\$");
+
+    /** The dollar quote that opens a function's body: {@code AS $$} or {@code AS $body$}. */
+    private static final Pattern BODY_START = Pattern.compile("(?i)\\bAS\\s+\\$(?:[A-Za-z_][A-Za-z0-9_]*)?\\$");
 
     /** One statement of what runs: its text ends at its semicolon; {@code firstWord} skips blanks and comments. */
     record Statement(String sql, int start, int firstWord) {
@@ -137,6 +141,26 @@ final class TrackScript {
     Place place(Statement statement, Pattern word) {
         Matcher found = word.matcher(runs).region(statement.firstWord(), statement.start() + statement.sql().length());
         return place(found.find() ? found.start() : statement.firstWord());
+    }
+
+    /**
+     * Line {@code bodyLine} of the function body that {@code create} declares, as PL/pgSQL counts (line 1 is the
+     * rest of the line its opening dollar quote is on), at its first word; without a dollar quote, {@code create}.
+     */
+    Place lineOfBody(Statement create, int bodyLine) {
+        Matcher quote = BODY_START.matcher(runs).region(create.firstWord(), create.start() + create.sql().length());
+        if (!quote.find()) {
+            return place(create.firstWord());
+        }
+        int at = quote.end();
+        for (int line = 1; line < bodyLine && at < runs.length(); line++) {
+            int next = runs.indexOf('\n', at);
+            at = next < 0 ? runs.length() : next + 1;
+        }
+        while (at < runs.length() && (runs.charAt(at) == ' ' || runs.charAt(at) == '\t')) {
+            at++;
+        }
+        return place(at);
     }
 
     /** The end of the file, where a missing statement would go. */

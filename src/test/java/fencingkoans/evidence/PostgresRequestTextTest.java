@@ -50,7 +50,9 @@ class PostgresRequestTextTest extends PgCourseKoans {
         Refusals.assertRefusedBeforeAnyEffect(course, "requestId",
                 new ApplyRequest(FUND_A, 1, WIDE.repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5));
 
-        assertThat(course.worker().apply(new ApplyRequest(FUND_A, 1, WIDE.repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))
+        String longest = WIDE.repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH);
+
+        assertThat(course.worker().apply(new ApplyRequest(FUND_A, 1, longest, 5)))
                 .as("a request id of 128 characters that are 256 Java chars, which the Java store refuses as too long")
                 .isEqualTo(new Applied(5));
     }

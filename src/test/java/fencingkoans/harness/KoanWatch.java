@@ -87,7 +87,8 @@ public final class KoanWatch {
                 boolean javaChanged = false;
                 boolean sqlChanged = false;
                 while (changed != null) {
-                    List<String> files = changed.pollEvents().stream().map(event -> event.context().toString()).toList();
+                    List<String> files = changed.pollEvents().stream().map(event -> event.context().toString())
+                            .toList();
                     javaChanged |= files.stream().anyMatch(file -> file.endsWith(".java"));
                     sqlChanged |= files.stream().anyMatch(file -> file.endsWith(".sql"));
                     changed.reset();
@@ -97,7 +98,8 @@ public final class KoanWatch {
                     runOnce("[watch] exercises/ changed: compiling it and running the koans again");
                 } else if (sqlChanged) {
                     System.out.println();
-                    System.out.println("[watch] lesson 6's SQL changed: the Java compiled last stands; the koans run again");
+                    System.out.println("[watch] lesson 6's SQL changed: the Java compiled last stands; the koans run "
+                            + "again");
                     runKoans();
                 }
             }
