@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.ClassSource;
-import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
@@ -48,6 +46,7 @@ public final class KoanReport implements TestExecutionListener {
     private List<Course.LessonEntry> lessons = List.of();
     private int total;
     private final Map<String, Outcome> outcomes = new HashMap<>();
+    private final KoanResults results = new KoanResults(key -> { }, this::record);
     private final Set<String> planned = new HashSet<>();
     private boolean allHints;
     /** Whether anything in the plan failed, koan or not: what a build tool counts as a failed run. */
@@ -55,10 +54,11 @@ public final class KoanReport implements TestExecutionListener {
 
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
+        results.testPlanExecutionStarted(testPlan);
         outcomes.clear();
         planned.clear();
         Set<String> inPlan = testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
-                .map(KoanReport::key).flatMap(Optional::stream).collect(Collectors.toSet());
+                .map(KoanResults::key).flatMap(Optional::stream).collect(Collectors.toSet());
         boolean holdsKoans = inPlan.stream().anyMatch(key -> Course.lessonClassNames().stream()
                 .anyMatch(lesson -> key.startsWith(lesson + "#") || key.startsWith(lesson + "$")));
         lessons = holdsKoans ? Course.lessons() : List.of();
@@ -75,38 +75,32 @@ public final class KoanReport implements TestExecutionListener {
 
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
-        Outcome outcome = new Outcome(reason.startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED : Status.SKIPPED,
-                reason, null);
-        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
-        shareWithKoansOf(test, outcome);
+        results.executionSkipped(test, reason);
     }
 
     @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-        Throwable failure = result.getThrowable().orElse(null);
-        Outcome outcome = switch (result.getStatus()) {
-            case SUCCESSFUL -> new Outcome(Status.PASSED, null, null);
-            // An unmet assumption (a server that is not there) skips a koan; it is not the learner's failure.
-            case ABORTED -> new Outcome(Status.SKIPPED, failure == null ? "aborted" : failure.getMessage(), null);
-            case FAILED -> new Outcome(Status.FAILED, null, failure);
-        };
-        anyFailed |= outcome.status() == Status.FAILED;
-        key(test).filter(planned::contains).ifPresent(key -> outcomes.put(key, outcome));
-        if (outcome.status() != Status.PASSED) {
-            shareWithKoansOf(test, outcome);
-        }
+        anyFailed |= result.getStatus() == TestExecutionResult.Status.FAILED;
+        results.executionFinished(test, result);
     }
 
-    /** A lesson class that is skipped, fails or aborts as a whole never reports its koans: each shares its outcome. */
-    private void shareWithKoansOf(TestIdentifier test, Outcome outcome) {
-        test.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName())
-                .ifPresent(lessonClass -> planned.stream()
-                        .filter(key -> key.startsWith(lessonClass + "#") || key.startsWith(lessonClass + "$"))
-                        .forEach(key -> outcomes.putIfAbsent(key, outcome)));
+    /** The course's results model, read as this report shows it: a skip because of focus is a lock. */
+    private void record(KoanResults.Result result) {
+        if (!planned.contains(result.key())) {
+            return;
+        }
+        outcomes.put(result.key(), switch (result.status()) {
+            case PASSED -> new Outcome(Status.PASSED, null, null);
+            // An unmet assumption (a server that is not there) skips a koan; it is not the learner's failure.
+            case SKIPPED -> new Outcome(result.detail().startsWith(KoanFocus.LOCKED_PREFIX) ? Status.LOCKED
+                    : Status.SKIPPED, result.detail(), null);
+            case FAILED, ERROR, TIMED_OUT -> new Outcome(Status.FAILED, null, result.failure());
+        });
     }
 
     @Override
     public void testPlanExecutionFinished(TestPlan testPlan) {
+        results.testPlanExecutionFinished(testPlan);
         if (planned.isEmpty()) {
             return;
         }
@@ -323,15 +317,7 @@ public final class KoanReport implements TestExecutionListener {
     }
 
     private static String key(Course.LessonEntry lesson, Course.KoanEntry koan) {
-        return key(koan.testClass().getName(), koan.methodName());
+        return KoanResults.key(koan.testClass().getName(), koan.methodName());
     }
 
-    private static String key(String className, String methodName) {
-        return className + "#" + methodName;
-    }
-
-    private static Optional<String> key(TestIdentifier test) {
-        return test.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast)
-                .map(method -> key(method.getClassName(), method.getMethodName()));
-    }
 }

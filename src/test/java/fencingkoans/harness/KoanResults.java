@@ -20,8 +20,11 @@ public final class KoanResults implements TestExecutionListener {
 
     public enum Status { PASSED, FAILED, ERROR, TIMED_OUT, SKIPPED }
 
-    /** How one koan ended; {@code detail} is the reason or the first line of what went wrong. */
-    public record Result(String key, Status status, String detail) {
+    /**
+     * How one koan ended: {@code detail} is the reason or the first line of what went wrong, {@code failure} what
+     * was thrown (null when nothing was).
+     */
+    public record Result(String key, Status status, String detail, Throwable failure) {
     }
 
     private static final String NEVER_STARTED = "never started";
@@ -70,14 +73,14 @@ public final class KoanResults implements TestExecutionListener {
 
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
-        forEachKoanIn(test, koan -> settle(koan, Status.SKIPPED, reason));
+        forEachKoanIn(test, koan -> settle(koan, Status.SKIPPED, reason, null));
     }
 
     @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
         if (result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
             if (test.isTest()) {
-                settle(test, Status.PASSED, "");
+                settle(test, Status.PASSED, "", null);
             }
             return;
         }
@@ -87,13 +90,14 @@ public final class KoanResults implements TestExecutionListener {
                 : failure instanceof AssertionError ? Status.FAILED
                 : Status.ERROR;
         String detail = failure == null ? result.getStatus().toString() : firstLine(failure);
-        forEachKoanIn(test, koan -> settle(koan, status, test.isTest() ? detail : "its lesson failed: " + detail));
+        forEachKoanIn(test, koan -> settle(koan, status, test.isTest() ? detail : "its lesson failed: " + detail,
+                status == Status.SKIPPED ? null : failure));
     }
 
     @Override
     public void testPlanExecutionFinished(TestPlan testPlan) {
         testPlan.getRoots().forEach(root -> testPlan.getDescendants(root).stream().filter(TestIdentifier::isTest)
-                .forEach(koan -> settle(koan, Status.SKIPPED, NEVER_STARTED)));
+                .forEach(koan -> settle(koan, Status.SKIPPED, NEVER_STARTED, null)));
     }
 
     private void forEachKoanIn(TestIdentifier test, Consumer<TestIdentifier> action) {
@@ -105,9 +109,9 @@ public final class KoanResults implements TestExecutionListener {
     }
 
     /** The first outcome of a koan stands: a lesson's later failure does not overwrite a koan that ran. */
-    private void settle(TestIdentifier koan, Status status, String detail) {
+    private void settle(TestIdentifier koan, Status status, String detail, Throwable failure) {
         key(koan).filter(key -> !results.containsKey(key)).ifPresent(key -> {
-            Result result = new Result(key, status, detail);
+            Result result = new Result(key, status, detail, failure);
             results.put(key, result);
             onFinish.accept(result);
         });
@@ -115,7 +119,6 @@ public final class KoanResults implements TestExecutionListener {
 
     private static String firstLine(Throwable failure) {
         String text = failure.getMessage() == null ? failure.getClass().getName() : failure.getMessage();
-        String first = text.strip().lines().findFirst().orElse("");
-        return first.length() > 400 ? first.substring(0, 400) + "..." : first;
+        return text.strip().lines().findFirst().orElse("");
     }
 }

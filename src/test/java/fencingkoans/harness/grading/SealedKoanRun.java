@@ -25,6 +25,7 @@ public final class SealedKoanRun {
     static final String STARTED = "started";
     static final String RESULT = "result";
     static final String DONE = "done";
+    private static final int MAX_DETAIL = 400;
 
     private SealedKoanRun() {
     }
@@ -41,7 +42,7 @@ public final class SealedKoanRun {
             KoanResults results = new KoanResults(
                     key -> send(channel, STARTED + " " + key),
                     result -> send(channel, RESULT + " " + result.key() + " " + result.status() + " "
-                            + Base64.getEncoder().encodeToString(result.detail().getBytes(StandardCharsets.UTF_8))));
+                            + Base64.getEncoder().encodeToString(shortened(result.detail()).getBytes(StandardCharsets.UTF_8))));
             new KoanLauncher().run(SealedKoanRun.class.getClassLoader(), Map.of(
                     "koans.focus", "off",
                     "junit.jupiter.execution.timeout.default", args[1],
@@ -51,6 +52,10 @@ public final class SealedKoanRun {
         }
         // Threads a koan left behind must not keep this JVM, or its grade, waiting.
         Runtime.getRuntime().halt(0);
+    }
+
+    private static String shortened(String detail) {
+        return detail.length() > MAX_DETAIL ? detail.substring(0, MAX_DETAIL) + "..." : detail;
     }
 
     private static void send(PrintWriter channel, String line) {
