@@ -57,7 +57,11 @@ sealed interface Step {
         }
 
         private boolean reachesTheFault(ContractModel model) {
-            // The generation is read only when no record answers; the update and the record only on success.
+            // The record is looked up first, on every apply; the generation is read only when no record answers;
+            // the update and the record only on success.
+            if (where == Checkpoint.AFTER_RECORD_LOOKUP) {
+                return true;
+            }
             return where == Checkpoint.AFTER_GENERATION_READ
                     ? !model.hasRecord(request.resource(), request.requestId())
                     : model.wouldApply(request);
