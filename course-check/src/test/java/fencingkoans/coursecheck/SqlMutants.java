@@ -47,13 +47,13 @@ final class SqlMutants {
     private static final Pattern IF_CLOSES = Pattern.compile("\\bEND IF\\b");
     private static final Pattern GRANTEES = Pattern.compile("\\b(TO|FROM)\\s+([^;]+);$");
 
-    private final List<SqlMutant> mutants = new ArrayList<>();
+    private final List<Mutant> mutants = new ArrayList<>();
     private final Map<String, Integer> seen = new HashMap<>();
 
     private SqlMutants() {
     }
 
-    static List<SqlMutant> of(String function, String grants) {
+    static List<Mutant> of(String function, String grants) {
         SqlMutants all = new SqlMutants();
         all.mutateFunction(function);
         all.mutateGrants(grants);
@@ -226,7 +226,7 @@ final class SqlMutants {
 
     private void add(String file, String id, String text) {
         int occurrence = seen.merge(file + id, 1, Integer::sum);
-        mutants.add(new SqlMutant(file + " " + id + (occurrence > 1 ? " (" + occurrence + ")" : ""), file, text));
+        mutants.add(new Mutant(file + " " + id + (occurrence > 1 ? " (" + occurrence + ")" : ""), file, text));
     }
 
     /** The SQL with every comment and the inside of every string literal blanked, offsets unchanged. */
