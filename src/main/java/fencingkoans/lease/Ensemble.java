@@ -2,12 +2,14 @@ package fencingkoans.lease;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +26,7 @@ import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.FourLetterWordMain;
 import org.apache.zookeeper.common.X509Exception;
+import org.apache.zookeeper.util.ServiceUtils;
 
 /**
  * A real ZooKeeper ensemble of three servers inside this JVM (Curator's {@link TestingCluster}), with its data in a
@@ -33,6 +36,9 @@ import org.apache.zookeeper.common.X509Exception;
 public final class Ensemble implements AutoCloseable {
 
     private static final int SERVERS = 3;
+    private static final int LOWEST_PORT = 20_000;
+    private static final int PORTS = 12_000;
+    private static final Random RANDOM = new Random();
     private static final int TICK_MS = 1_000;
     /** Long enough never to run out during a koan: no koan waits for a session to time out. */
     private static final int SESSION_TIMEOUT_MS = 20_000;
@@ -57,6 +63,8 @@ public final class Ensemble implements AutoCloseable {
 
     /** Starts three servers with their data in {@code directory}, and returns once they serve. */
     public static Ensemble start(Path directory) {
+        // A server that cannot bind its port asks for System.exit, which would end the whole test run.
+        ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
         List<InstanceSpec> specs = new ArrayList<>();
         for (int id = 1; id <= SERVERS; id++) {
             Path data = directory.resolve("server-" + id);
@@ -65,7 +73,8 @@ public final class Ensemble implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("could not create " + data, e);
             }
-            specs.add(new InstanceSpec(data.toFile(), -1, -1, -1, false, id, TICK_MS, -1, NO_FSYNC));
+            specs.add(new InstanceSpec(data.toFile(), freePort(), freePort(), freePort(), false, id, TICK_MS, -1,
+                    NO_FSYNC));
         }
         Ensemble ensemble = new Ensemble(new TestingCluster(specs));
         try {
@@ -76,6 +85,23 @@ public final class Ensemble implements AutoCloseable {
         }
         ensemble.awaitServing();
         return ensemble;
+    }
+
+    /**
+     * A port nothing listens on, below every operating system's range of ephemeral ports (Linux starts at 32768,
+     * others at 49152). Curator's own choice comes from that range, where any outgoing connection, a client of this
+     * very ensemble among them, may take the port of a stopped server before it starts again.
+     */
+    private static int freePort() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = LOWEST_PORT + RANDOM.nextInt(PORTS);
+            try (ServerSocket probe = new ServerSocket(port)) {
+                return port;
+            } catch (IOException inUse) {
+                // Another listener has it: draw again.
+            }
+        }
+        throw new IllegalStateException("found no free port between " + LOWEST_PORT + " and " + (LOWEST_PORT + PORTS));
     }
 
     public String connectString() {

@@ -251,7 +251,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     class TheLockComesFirst {
 
         @Koan(value = "6.30", edit = "apply_request.sql",
-                teaches = "A row another session holds FOR SHARE is contention too: the function's lock excludes every other lock.",
+                teaches = "A row another session holds FOR SHARE is contention too: the function's lock excludes every sharer.",
                 hints = {
                     "FOR SHARE lets several sessions hold a row together, and none of them may change it meanwhile. "
                             + "If your function only shares fund-A's row, where does its UPDATE then wait?",

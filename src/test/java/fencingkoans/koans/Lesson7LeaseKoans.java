@@ -39,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Lesson 7 (extension): the generations come from a real ZooKeeper ensemble of three servers, started inside the
@@ -47,7 +48,15 @@ import org.apache.zookeeper.KeeperException;
  */
 @Lesson(value = 7, title = "Where generations come from (extension)",
         page = "docs/lessons/7-where-generations-come-from.md")
+@Tag(Lesson7LeaseKoans.ENSEMBLE_TAG)
 class Lesson7LeaseKoans extends EnsembleKoans {
+
+    /**
+     * Every koan here runs on the class's ensemble, which each repeat round starts anew. The course check's repeat
+     * run takes the two {@code @Interleaving} ones; the whole lesson repeats on request, with
+     * {@code -Dtest=RepeatRunCheck -Dcourse-check.repeat-tag=zookeeper-ensemble}.
+     */
+    static final String ENSEMBLE_TAG = "zookeeper-ensemble";
 
     /** How long a koan waits for an answer from the learner's code before it calls it a hang. */
     private static final long PATIENCE_SECONDS = 30;

@@ -91,18 +91,25 @@ final class KoanRunner implements AutoCloseable {
         return run(lessons, filters);
     }
 
-    /** Runs one {@code @Nested} class of a lesson on its own, the lesson's set-up included. */
-    KoanRun runNested(String lessonClass, Class<?> nested) {
-        return run(List.of(selectNestedClass(List.of(load(lessonClass)), nested)));
-    }
-
-    /** The lesson's {@code @Nested} classes, in the order of their {@code @Order}, as JUnit runs them. */
-    List<Class<?>> nestedClassesOf(String lessonClass) {
-        return Arrays.stream(load(lessonClass).getDeclaredClasses())
+    /**
+     * Runs the lesson's {@code @Nested} groups one at a time, in the order JUnit gives them ({@code @Order}), and
+     * stops after the first in which a koan does not pass: those koans, or none when every group passed.
+     */
+    List<String> firstFailingGroup(String lessonClass) {
+        Class<?> lesson = load(lessonClass);
+        List<Class<?>> groups = Arrays.stream(lesson.getDeclaredClasses())
                 .filter(nested -> nested.isAnnotationPresent(Nested.class))
                 .sorted(Comparator.comparingInt(nested -> nested.isAnnotationPresent(Order.class)
                         ? nested.getAnnotation(Order.class).value() : Order.DEFAULT))
                 .toList();
+        for (Class<?> group : groups) {
+            List<String> failing = run(List.of(selectNestedClass(List.of(lesson), group))).notPassing().stream()
+                    .map(KoanOutcome::koan).toList();
+            if (!failing.isEmpty()) {
+                return failing;
+            }
+        }
+        return List.of();
     }
 
     private KoanRun run(List<? extends DiscoverySelector> selectors, Filter<?>... filters) {

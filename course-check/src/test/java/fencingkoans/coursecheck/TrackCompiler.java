@@ -2,6 +2,7 @@ package fencingkoans.coursecheck;
 
 import java.io.IOException;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ final class TrackCompiler {
     /** Compiles {@code track/src/main/java} into {@code classes}, which is emptied first. */
     static Path compile(Path track, Path sharedClasses, Path classes) {
         List<String> arguments = new ArrayList<>(List.of("--release", "17", "-proc:none", "-implicit:none",
-                "-encoding", "UTF-8", "-classpath", sharedClasses.toString(), "-d", classes.toString()));
+                "-encoding", "UTF-8", "-classpath", sharedClasses + File.pathSeparator + libraries(), "-d",
+                classes.toString()));
         arguments.addAll(javaFiles(track.resolve("src/main/java")));
         Folders.recreate(classes);
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
@@ -38,6 +40,15 @@ final class TrackCompiler {
             Folders.copyTree(resources, classes);
         }
         return classes;
+    }
+
+    /**
+     * The libraries a track compiles against (lesson 7's issuer uses Curator): this test run's own classpath. Surefire
+     * runs the check from a manifest-only jar, so its {@code java.class.path} names that jar alone and Surefire passes
+     * the real classpath in a property of its own.
+     */
+    private static String libraries() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     private static List<String> javaFiles(Path root) {

@@ -31,7 +31,8 @@ public final class FencedStore implements AutoCloseable {
     /**
      * Lesson 1: apply the delta only when the request's generation is the installed one.
      * Lesson 2: refuse malformed requests before touching anything; require equality, not "at least".
-     * Lesson 3: do the check and the effect inside {@link ImmediateTransaction#run}.
+     * Lesson 3: do the check and the effect inside {@link ImmediateTransaction#run}; the refusals of lesson 2 stay
+     * before it.
      * Lesson 4: look up the request record first, inside the transaction, and store one with every applied result.
      */
     public ApplyResult apply(ApplyRequest request) {
