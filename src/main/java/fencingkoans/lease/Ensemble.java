@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -66,6 +68,8 @@ public final class Ensemble implements AutoCloseable {
         // A server that cannot bind its port asks for System.exit, which would end the whole test run.
         ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
         List<InstanceSpec> specs = new ArrayList<>();
+        // Nine ports drawn at random, each different: a port drawn twice would stop the ensemble from starting.
+        Set<Integer> taken = new HashSet<>();
         for (int id = 1; id <= SERVERS; id++) {
             Path data = directory.resolve("server-" + id);
             try {
@@ -73,8 +77,8 @@ public final class Ensemble implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("could not create " + data, e);
             }
-            specs.add(new InstanceSpec(data.toFile(), freePort(), freePort(), freePort(), false, id, TICK_MS, -1,
-                    NO_FSYNC));
+            specs.add(new InstanceSpec(data.toFile(), freePort(taken), freePort(taken), freePort(taken), false, id,
+                    TICK_MS, -1, NO_FSYNC));
         }
         Ensemble ensemble = new Ensemble(new TestingCluster(specs));
         try {
@@ -92,10 +96,14 @@ public final class Ensemble implements AutoCloseable {
      * others at 49152). Curator's own choice comes from that range, where any outgoing connection, a client of this
      * very ensemble among them, may take the port of a stopped server before it starts again.
      */
-    private static int freePort() {
+    private static int freePort(Set<Integer> taken) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int port = LOWEST_PORT + RANDOM.nextInt(PORTS);
+            if (taken.contains(port)) {
+                continue;
+            }
             try (ServerSocket probe = new ServerSocket(port)) {
+                taken.add(port);
                 return port;
             } catch (IOException inUse) {
                 // Another listener has it: draw again.
