@@ -80,10 +80,7 @@ final class LearnerJavaCheck {
             throw new IllegalStateException("grading compiles the learner's code itself: run it on a JDK, not a JRE");
         }
         Files.createDirectories(out);
-        List<File> sources = new ArrayList<>();
-        try (Stream<Path> given = Files.walk(givenSources)) {
-            given.filter(path -> path.toString().endsWith(".java")).sorted().forEach(path -> sources.add(path.toFile()));
-        }
+        List<File> sources = javaSources(givenSources);
         learnerFiles.forEach(learner -> sources.add(learner.file().toFile()));
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
@@ -128,10 +125,7 @@ final class LearnerJavaCheck {
             throws IOException {
         List<Path> classpath = new ArrayList<>(List.of(classes));
         classpath.addAll(libraries);
-        List<File> files = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(sources)) {
-            walk.filter(path -> path.toString().endsWith(".java")).sorted().forEach(path -> files.add(path.toFile()));
-        }
+        List<File> files = javaSources(sources);
         Files.createDirectories(out);
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
@@ -157,6 +151,13 @@ final class LearnerJavaCheck {
             }
         }
         return List.of();
+    }
+
+    private static List<File> javaSources(Path folder) throws IOException {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            return new ArrayList<>(walk.filter(path -> path.toString().endsWith(".java")).sorted().map(Path::toFile)
+                    .toList());
+        }
     }
 
     private static Optional<LearnerFile> learnerFileOf(CompilationUnitTree unit, List<LearnerFile> learnerFiles) {
