@@ -13,7 +13,7 @@ import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.contract.InstallResult;
-import fencingkoans.koans.support.CourseDatabase;
+import fencingkoans.destination.SqliteDestination;
 import fencingkoans.sqlite.Ledger;
 import fencingkoans.sqlite.StoreException;
 import fencingkoans.store.Authority;
@@ -81,13 +81,13 @@ class ConcurrentWorkersStressTest {
     @ParameterizedTest(name = "journal mode {0}")
     @ValueSource(strings = {"DELETE", "WAL"})
     void concurrentWorkersNeverApplyTwiceNorStaleAndEveryDeltaIsAccountedFor(String journalMode) throws Exception {
-        try (CourseDatabase course = CourseDatabase.createIn(directory)) {
+        try (SqliteDestination course = SqliteDestination.createIn(directory)) {
             prepare(course, journalMode);
             stressAndCheck(course, journalMode);
         }
     }
 
-    private void stressAndCheck(CourseDatabase course, String journalMode) throws Exception {
+    private void stressAndCheck(SqliteDestination course, String journalMode) throws Exception {
         long started = System.nanoTime();
 
         List<Outcome> outcomes = runWorkers(course.file());
@@ -119,7 +119,7 @@ class ConcurrentWorkersStressTest {
                 + "that moment, in commit order").isEmpty();
     }
 
-    private static void prepare(CourseDatabase course, String journalMode) throws SQLException {
+    private static void prepare(SqliteDestination course, String journalMode) throws SQLException {
         try (Connection connection = course.connection(); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=" + journalMode);
             for (String ddl : AUDIT) {
@@ -256,7 +256,7 @@ class ConcurrentWorkersStressTest {
     }
 
     /** Walks the audit log in commit order and lists every record whose generation was not the installed one. */
-    private static List<String> staleApplies(CourseDatabase course) throws SQLException {
+    private static List<String> staleApplies(SqliteDestination course) throws SQLException {
         Map<String, Long> installed = new HashMap<>(Map.of(FUND_A, 1L, FUND_B, 1L));
         List<String> stale = new ArrayList<>();
         try (Connection connection = course.connection(); Statement statement = connection.createStatement();

@@ -100,7 +100,7 @@ final class ContractModel {
         return stored;
     }
 
-    /** Every row the database must hold, in the format and order of {@code CourseDatabase.contents()}. */
+    /** Every row the database must hold, in the format and order of {@code SqliteDestination.contents()}. */
     List<String> contents() {
         List<String> rows = new ArrayList<>();
         resources.values().forEach(state -> rows.add(

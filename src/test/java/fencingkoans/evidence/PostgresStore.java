@@ -4,8 +4,8 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
-import fencingkoans.koans.support.Destination.Worker;
-import fencingkoans.koans.support.PgCourse;
+import fencingkoans.destination.Destination.Worker;
+import fencingkoans.destination.PgDestination;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.sqlite.Checkpoint;
 import java.util.List;
@@ -19,7 +19,7 @@ import java.util.Optional;
 final class PostgresStore implements StoreUnderTest {
 
     private final PgDatabase database;
-    private PgCourse course;
+    private PgDestination course;
     private Worker worker;
 
     PostgresStore(PgDatabase database) {
@@ -53,7 +53,7 @@ final class PostgresStore implements StoreUnderTest {
         if (course != null) {
             close();
         }
-        course = new PgCourse(database);
+        course = new PgDestination(database);
         worker = course.worker();
     }
 
@@ -69,10 +69,6 @@ final class PostgresStore implements StoreUnderTest {
 
     @Override
     public void close() {
-        try {
-            course.close();
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("closing the sequence's sessions", e);
-        }
+        course.close();
     }
 }

@@ -4,11 +4,11 @@ import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.contract.ApplyRequest;
-import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.destination.SqliteDestination;
 import fencingkoans.evidence.CrashingWorker.CrashPoint;
-import fencingkoans.koans.support.CourseDatabase;
 import fencingkoans.store.FencedStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,9 +23,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -72,7 +72,7 @@ class ProcessCrashTest {
     @MethodSource("journalModesAndCrashPoints")
     void aCrashBeforeCommitLeavesNothingAndACrashAfterCommitLosesNothing(String journalMode, CrashPoint point)
             throws Exception {
-        try (CourseDatabase course = CourseDatabase.createIn(directory)) {
+        try (SqliteDestination course = SqliteDestination.createIn(directory)) {
             setJournalMode(course, journalMode);
             long started = System.nanoTime();
             int leftBehind = 0;
@@ -87,7 +87,7 @@ class ProcessCrashTest {
     }
 
     /** One trial; true when the dead process left a journal or WAL file for the reopen to deal with. */
-    private boolean crashOnceAndCheck(CourseDatabase course, CrashPoint point, int trial) throws Exception {
+    private boolean crashOnceAndCheck(SqliteDestination course, CrashPoint point, int trial) throws Exception {
         ApplyRequest request = new ApplyRequest(FUND_A, 1, "crash-" + trial, trial);
         List<String> before = course.contents();
         long valueBefore = course.value(FUND_A);
@@ -143,13 +143,13 @@ class ProcessCrashTest {
         return Files.exists(companion) && Files.size(companion) > 0;
     }
 
-    private static void setJournalMode(CourseDatabase course, String journalMode) throws SQLException {
+    private static void setJournalMode(SqliteDestination course, String journalMode) throws SQLException {
         try (Connection connection = course.connection(); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=" + journalMode);
         }
     }
 
-    private static String integrityCheck(CourseDatabase course) throws SQLException {
+    private static String integrityCheck(SqliteDestination course) throws SQLException {
         try (Connection connection = course.connection(); Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("PRAGMA integrity_check")) {
             row.next();

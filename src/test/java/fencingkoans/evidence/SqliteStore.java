@@ -2,9 +2,9 @@ package fencingkoans.evidence;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
-import fencingkoans.koans.support.CourseDatabase;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.ResourceState;
+import fencingkoans.destination.SqliteDestination;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.Authority;
@@ -33,7 +33,7 @@ final class SqliteStore implements StoreUnderTest {
     static final BiFunction<FencedStore, ApplyRequest, ApplyResult> THROUGH_APPLY = FencedStore::apply;
 
     private final Path directory;
-    private final CourseDatabase course;
+    private final SqliteDestination course;
     private final BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath;
     /** Kept open for the whole run: opening a connection per comparison would cost more than the steps. */
     private final Connection inspector;
@@ -42,7 +42,7 @@ final class SqliteStore implements StoreUnderTest {
 
     private SqliteStore(Path directory, BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath) {
         this.directory = directory;
-        this.course = CourseDatabase.createIn(directory);
+        this.course = SqliteDestination.createIn(directory);
         this.applyPath = applyPath;
         this.inspector = course.connection();
         reopen();
@@ -95,10 +95,10 @@ final class SqliteStore implements StoreUnderTest {
         }
     }
 
-    /** Every row of both tables, as {@link CourseDatabase#contents()} lists them. */
+    /** Every row of both tables, as {@link SqliteDestination#contents()} lists them. */
     @Override
     public List<String> contents() {
-        return CourseDatabase.contentsOf(inspector);
+        return SqliteDestination.contentsOf(inspector);
     }
 
     @Override

@@ -10,7 +10,7 @@ import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.RejectionReason;
 import fencingkoans.harness.AlsoOnPostgres;
 import fencingkoans.harness.Koan;
-import fencingkoans.koans.support.Destination.Worker;
+import fencingkoans.destination.Destination.Worker;
 import fencingkoans.koans.support.KoansOnEveryDestination;
 
 /**

@@ -12,7 +12,7 @@ import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.harness.AlsoOnPostgres;
 import fencingkoans.harness.Koan;
-import fencingkoans.koans.support.Destination.Worker;
+import fencingkoans.destination.Destination.Worker;
 import fencingkoans.koans.support.KoansOnEveryDestination;
 
 /**

@@ -1,5 +1,6 @@
 package fencingkoans.koans.support;
 
+import fencingkoans.destination.SqliteDestination;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,20 +12,20 @@ public abstract class CourseKoans {
     @TempDir
     private Path directory;
 
-    protected CourseDatabase course;
+    protected SqliteDestination course;
 
     /** The same course database, for the koans that hold on every destination. */
-    public final CourseDatabase course() {
+    public final SqliteDestination course() {
         return course;
     }
 
     @BeforeEach
     final void createTheCourseDatabase() {
-        course = CourseDatabase.createIn(directory);
+        course = SqliteDestination.createIn(directory);
     }
 
     @AfterEach
-    final void closeEveryConnection() throws Exception {
+    final void closeEveryConnection() {
         course.close();
     }
 }

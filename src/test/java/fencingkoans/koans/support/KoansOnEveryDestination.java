@@ -1,5 +1,7 @@
 package fencingkoans.koans.support;
 
+import fencingkoans.destination.Destination;
+
 /**
  * Koans that hold on every destination are written against {@link Destination}: lessons 1, 2 and 4 run them on
  * SQLite, and lesson 6 runs the very same methods on PostgreSQL.

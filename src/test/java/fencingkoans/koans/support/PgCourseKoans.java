@@ -1,5 +1,6 @@
 package fencingkoans.koans.support;
 
+import fencingkoans.destination.PgDestination;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgSetupFailure;
 import org.junit.jupiter.api.AfterAll;
@@ -19,7 +20,7 @@ public abstract class PgCourseKoans {
     /** The learner's SQL broke the set-up: every koan of the class fails with that, without building it again. */
     private static PgSetupFailure setupFailure;
 
-    protected PgCourse course;
+    protected PgDestination course;
 
     /** The class's course database, for a test that builds fixtures of its own on it. */
     protected static PgDatabase database() {
@@ -51,11 +52,11 @@ public abstract class PgCourseKoans {
             }
         }
         database.reset();
-        course = new PgCourse(database);
+        course = new PgDestination(database);
     }
 
     @AfterEach
-    final void closeEverySession() throws Exception {
+    final void closeEverySession() {
         if (course != null) {
             course.close();
         }

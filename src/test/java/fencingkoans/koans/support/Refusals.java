@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.destination.Destination;
 import java.util.List;
 
 /** The check of every malformed-request koan: a clear error naming the field, and not one row changed. */

@@ -4,6 +4,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
+import fencingkoans.destination.Destination;
 import fencingkoans.lab.LeasePause;
 import fencingkoans.lab.ObservedRun;
 import fencingkoans.lab.Scene;
@@ -21,6 +22,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The evidence for the design review's second part: each disturbance of the fictional scheduler, played on
@@ -43,7 +45,7 @@ public final class WorkshopScenarios {
         SCENARIOS.put("long-pause", new Entry("long-pause: a worker resumes after a new generation was installed",
                 WorkshopScenarios::longPause));
         SCENARIOS.put("lost-response", new Entry("lost-response: a worker never hears whether its request "
-                + "took effect", scene -> lostResponse(Destination.of(scene))));
+                + "took effect", scene -> lostResponse(scene, scene::observe)));
         SCENARIOS.put("direct-sql", new Entry("direct-sql: a write that never passes through apply",
                 WorkshopScenarios::directSql));
         ENSEMBLE_SCENARIOS.put("lease-pause", new Entry("lease-pause: a worker's lease expires while it is paused, "
@@ -112,24 +114,24 @@ public final class WorkshopScenarios {
     }
 
     /** Told once: on PostgreSQL the admitting function answers the resent request exactly as the store does. */
-    static void lostResponse(Destination destination) {
+    static void lostResponse(Destination destination, Consumer<String> observe) {
         Destination.Worker workerA = destination.worker();
         Destination.Worker workerB = destination.worker();
         ApplyRequest r1 = new ApplyRequest(FUND_A, 1, "r1", 7);
 
-        destination.observe("worker A sends r1 (+7) with generation 1; the destination answers \""
+        observe.accept("worker A sends r1 (+7) with generation 1; the destination answers \""
                 + workerA.apply(r1).describe() + "\", and that answer is dropped before worker A sees it");
-        destination.observe("the authority installs generation 2: " + destination.install(FUND_A, 2).describe());
-        destination.observe("worker A, not knowing whether r1 took effect, sends r1 (+7) with generation 1 again: "
+        observe.accept("the authority installs generation 2: " + destination.install(FUND_A, 2).describe());
+        observe.accept("worker A, not knowing whether r1 took effect, sends r1 (+7) with generation 1 again: "
                 + workerA.apply(r1).describe());
-        destination.observe("fund-A now: " + destination.describe(FUND_A));
+        observe.accept("fund-A now: " + destination.describe(FUND_A));
 
-        destination.observe("worker B sends b-1 (+5) with generation 2; the destination answers \""
+        observe.accept("worker B sends b-1 (+5) with generation 2; the destination answers \""
                 + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 5)).describe() + "\", and that answer is "
                 + "dropped too");
-        destination.observe("worker B sends the same intent again under a new request id, b-1-retry (+5): "
+        observe.accept("worker B sends the same intent again under a new request id, b-1-retry (+5): "
                 + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1-retry", 5)).describe());
-        destination.observe("fund-A now: " + destination.describe(FUND_A));
+        observe.accept("fund-A now: " + destination.describe(FUND_A));
     }
 
     private static void directSql(Scene scene) {

@@ -1,4 +1,4 @@
-package fencingkoans.koans.support;
+package fencingkoans.destination;
 
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
@@ -14,22 +14,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The course database on PostgreSQL, as a koan sees it: workers, raw sessions in any of the three roles, the
- * authority, and an inspector. Every session is a real connection of its own, closed after the koan.
+ * The course database on PostgreSQL: workers, raw sessions in any of the three roles, the authority, and one
+ * owner session to look with. Every session is a real connection of its own. The caller puts the database back
+ * to its start state ({@link PgDatabase#reset()}) when it wants a fresh one.
  */
-public final class PgCourse implements Destination, AutoCloseable {
+public final class PgDestination implements Destination {
 
     private final PgDatabase database;
-    private final Deque<Connection> opened = new ArrayDeque<>();
+    private final Opened opened = new Opened();
     private Connection inspector;
 
-    public PgCourse(PgDatabase database) {
+    public PgDestination(PgDatabase database) {
         this.database = database;
     }
 
@@ -41,9 +40,7 @@ public final class PgCourse implements Destination, AutoCloseable {
 
     /** A plain session as {@code role}, in autocommit mode: what any program logged in as that role has. */
     public Connection session(PgRole role) {
-        Connection session = database.connect(role);
-        opened.push(session);
-        return session;
+        return opened.keep(database.connect(role));
     }
 
     /** This run's name of the role, as PostgreSQL's messages show it. */
@@ -51,21 +48,16 @@ public final class PgCourse implements Destination, AutoCloseable {
         return database.roleName(role);
     }
 
-    /** The trusted authority, given code here: {@link PgAuthority} on the owner session this course looks with. */
+    /** The trusted authority, given code here: {@link PgAuthority} on the owner session this destination looks with. */
     @Override
     public InstallResult install(String resource, long generation) {
         return new PgAuthority(inspector()).install(resource, generation);
     }
 
     @Override
-    public ResourceState state(String resource) {
-        return read(resource).orElseThrow(() -> new AssertionError("no resource " + resource));
-    }
-
-    /** The resource as committed, or empty when there is no such resource. */
     public Optional<ResourceState> read(String resource) {
         try (PreparedStatement query = inspector().prepareStatement(
-                        "SELECT generation, value FROM fencing.resources WHERE name = ?")) {
+                "SELECT generation, value FROM fencing.resources WHERE name = ?")) {
             query.setString(1, resource);
             try (ResultSet row = query.executeQuery()) {
                 return row.next() ? Optional.of(new ResourceState(resource, row.getLong(1), row.getLong(2)))
@@ -81,7 +73,7 @@ public final class PgCourse implements Destination, AutoCloseable {
         return TableRows.of(inspector(), "fencing.");
     }
 
-    /** One owner session per koan, in autocommit mode, for the authority's installs and for looking. */
+    /** One owner session at a time, in autocommit mode, for the authority's installs and for looking. */
     private Connection inspector() {
         if (inspector == null) {
             inspector = session(OWNER);
@@ -90,9 +82,8 @@ public final class PgCourse implements Destination, AutoCloseable {
     }
 
     @Override
-    public void close() throws SQLException {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
+    public void close() {
+        inspector = null;
+        opened.closeAll();
     }
 }

@@ -5,18 +5,23 @@ import static fencingkoans.pg.PgRole.WORKER;
 import static fencingkoans.sqlite.Database.FUND_A;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.destination.Destination;
+import fencingkoans.destination.PgDestination;
 import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgException;
 import fencingkoans.pg.PgFencedStore;
 import fencingkoans.pg.PgServer;
+import fencingkoans.pg.SqlState;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The contrast for the design review: the same three disturbances against the PostgreSQL destination of
@@ -32,9 +37,9 @@ final class PostgresContrast {
             + PgServer.URL_VARIABLE + " to a superuser's JDBC URL (for example jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"
             + "&password=...) and run it again. Nothing was played.";
 
-    /** The steps of one contrast scenario, observed through its {@link PgScene}. */
+    /** The steps of one contrast scenario on the run's database, printing what it observes. */
     private interface Scenario {
-        void run(PgScene scene) throws SQLException;
+        void run(PgDestination destination, Consumer<String> observe) throws SQLException;
     }
 
     private record Entry(String title, Scenario scenario) {
@@ -73,8 +78,9 @@ final class PostgresContrast {
             for (Entry entry : chosen) {
                 out.println();
                 out.println(entry.title());
-                try (PgScene scene = new PgScene(database, out)) {
-                    entry.scenario().run(scene);
+                database.reset();
+                try (PgDestination destination = new PgDestination(database)) {
+                    entry.scenario().run(destination, line -> out.println("  " + line));
                 } catch (SQLException e) {
                     throw new PgException(entry.title(), e);
                 }
@@ -85,50 +91,62 @@ final class PostgresContrast {
         out.println("Every scenario ran to its end.");
     }
 
-    private static void longPause(PgScene scene) throws SQLException {
-        Destination.Worker workerA = scene.worker();
-        Destination.Worker workerB = scene.worker();
+    private static void longPause(PgDestination destination, Consumer<String> observe) throws SQLException {
+        Destination.Worker workerA = destination.worker();
+        Destination.Worker workerB = destination.worker();
 
-        long seen = scene.generation(FUND_A);
-        scene.observe("fund-A's installed generation when worker A starts: " + seen);
-        scene.observe("worker A pauses before its call; during the pause:");
-        scene.observe("  the authority, as the owner role, installs generation 2: "
-                + scene.install(FUND_A, 2).describe());
-        scene.observe("  worker B calls fencing.apply_request for b-1 (+5) with generation 2: "
+        long seen = destination.generation(FUND_A);
+        observe.accept("fund-A's installed generation when worker A starts: " + seen);
+        observe.accept("worker A pauses before its call; during the pause:");
+        observe.accept("  the authority, as the owner role, installs generation 2: "
+                + destination.install(FUND_A, 2).describe());
+        observe.accept("  worker B calls fencing.apply_request for b-1 (+5) with generation 2: "
                 + workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 5)).describe());
-        scene.observe("worker A resumes and calls it for a-1 (+7) with generation " + seen + ": "
+        observe.accept("worker A resumes and calls it for a-1 (+7) with generation " + seen + ": "
                 + workerA.apply(new ApplyRequest(FUND_A, seen, "a-1", 7)).describe());
-        scene.observe("fund-A now: " + scene.describe(FUND_A));
+        observe.accept("fund-A now: " + destination.describe(FUND_A));
 
-        Connection pausedSession = scene.session(WORKER);
+        Connection pausedSession = destination.session(WORKER);
         pausedSession.setAutoCommit(false);
-        scene.observe("worker B opens a transaction and calls it for b-2 (+3) with generation 2: "
+        observe.accept("worker B opens a transaction and calls it for b-2 (+3) with generation 2: "
                 + new PgFencedStore(pausedSession).apply(new ApplyRequest(FUND_A, 2, "b-2", 3)).describe()
                 + "; it pauses before its commit; during the pause:");
-        scene.observe("  the authority tries to install generation 3: " + scene.install(FUND_A, 3).describe());
+        observe.accept("  the authority tries to install generation 3: " + destination.install(FUND_A, 3).describe());
         pausedSession.commit();
-        scene.observe("worker B resumes and commits; fund-A now: " + scene.describe(FUND_A));
-        scene.observe("the authority retries: " + scene.install(FUND_A, 3).describe());
+        observe.accept("worker B resumes and commits; fund-A now: " + destination.describe(FUND_A));
+        observe.accept("the authority retries: " + destination.install(FUND_A, 3).describe());
     }
 
-    private static void directSql(PgScene scene) {
-        Destination.Worker workerA = scene.worker();
+    private static void directSql(PgDestination destination, Consumer<String> observe) {
+        Destination.Worker workerA = destination.worker();
         ApplyRequest a1 = new ApplyRequest(FUND_A, 1, "a-1", 5);
 
-        scene.observe("the authority installs generation 2: " + scene.install(FUND_A, 2).describe());
-        scene.observe("worker A, still holding generation 1, calls fencing.apply_request for a-1 (+5): "
+        observe.accept("the authority installs generation 2: " + destination.install(FUND_A, 2).describe());
+        observe.accept("worker A, still holding generation 1, calls fencing.apply_request for a-1 (+5): "
                 + workerA.apply(a1).describe());
-        Connection asWorker = scene.session(WORKER);
-        scene.observe("worker A logs in as the worker role and sets fund-A's value to 1000 with plain SQL: "
-                + PgScene.attempt(asWorker, "UPDATE fencing.resources SET value = 1000 WHERE name = '" + FUND_A + "'"));
-        scene.observe("on the same session, plain SQL sets fund-A's generation back to 1: "
-                + PgScene.attempt(asWorker, "UPDATE fencing.resources SET generation = 1 WHERE name = '" + FUND_A
+        Connection asWorker = destination.session(WORKER);
+        observe.accept("worker A logs in as the worker role and sets fund-A's value to 1000 with plain SQL: "
+                + attempt(asWorker, "UPDATE fencing.resources SET value = 1000 WHERE name = '" + FUND_A + "'"));
+        observe.accept("on the same session, plain SQL sets fund-A's generation back to 1: "
+                + attempt(asWorker, "UPDATE fencing.resources SET generation = 1 WHERE name = '" + FUND_A
                         + "'"));
-        scene.observe("worker A retries a-1 (+5) through fencing.apply_request: " + workerA.apply(a1).describe());
-        scene.observe("fund-A now: " + scene.describe(FUND_A));
-        scene.observe("whoever logs in as the owner role sets fund-A's value to 1000 with plain SQL: "
-                + PgScene.attempt(scene.session(OWNER), "UPDATE fencing.resources SET value = 1000 WHERE name = '"
+        observe.accept("worker A retries a-1 (+5) through fencing.apply_request: " + workerA.apply(a1).describe());
+        observe.accept("fund-A now: " + destination.describe(FUND_A));
+        observe.accept("whoever logs in as the owner role sets fund-A's value to 1000 with plain SQL: "
+                + attempt(destination.session(OWNER), "UPDATE fencing.resources SET value = 1000 WHERE name = '"
                         + FUND_A + "'"));
-        scene.observe("fund-A now: " + scene.describe(FUND_A));
+        observe.accept("fund-A now: " + destination.describe(FUND_A));
+    }
+
+    /** Runs a write on {@code session} and says what the server answered: rows changed, or the SQLSTATE refusing it. */
+    private static String attempt(Connection session, String sql) {
+        try (Statement statement = session.createStatement()) {
+            int rows = statement.executeUpdate(sql);
+            return "no error, " + rows + (rows == 1 ? " row" : " rows") + " changed";
+        } catch (SQLException e) {
+            return "refused with SQLSTATE " + e.getSQLState()
+                    + (SqlState.INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) ? " (insufficient privilege)"
+                            : ": " + e.getMessage());
+        }
     }
 }

@@ -1,4 +1,4 @@
-package fencingkoans.koans.support;
+package fencingkoans.destination;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,7 +25,7 @@ final class TableRows {
             dump(statement, "SELECT 'record', resource, request_id, delta, generation, result_value FROM " + schema
                     + "request_records ORDER BY resource, request_id", rows);
         } catch (SQLException e) {
-            throw new AssertionError("could not read the course database", e);
+            throw new IllegalStateException("reading the destination's tables", e);
         }
         return rows;
     }
