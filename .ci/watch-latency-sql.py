@@ -4,7 +4,8 @@ save: from the save until the report's `Progress:` line, with the processor time
 
 In one watch process it plays a learner who has done lessons 1 to 5 and apply_request.sql (saving the
 reference's files into exercises/) and works on grants.sql: each timed save alternates it between its stub
-(the run stops at koan 6.22) and the reference's without the REVOKE on the function (it stops at 6.24), so
+(the run stops at Lesson6PostgresKoans#theWorkersDirectWritesFailWithInsufficientPrivilege) and the reference's
+without the REVOKE on the function (it stops at Lesson6PostgresKoans#aRoleWithoutTheGrantCannotCallTheFunction), so
 every run goes through lesson 6 and none unlocks lesson 7. Then, for comparison, it alternates a blank line at
 the end of FencedStore.java (a Java save at the same point). Needs FENCING_PG_URL. Every file is put back at the
 end. Usage: python3 .ci/watch-latency-sql.py [saves per point]
@@ -37,21 +38,21 @@ def main():
     stub = open(GRANTS).read()
     revoke = "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC;\n"
     assert revoke in reference(GRANTS), "the reference's grants.sql no longer has " + revoke
-    up_to_6_24 = reference(GRANTS).replace(revoke, "")
+    without_the_revoke = reference(GRANTS).replace(revoke, "")
     sql, java = [], []
     with Watch("-o") as watch:
         for path in [os.path.join(STORE, name) for name in os.listdir(STORE)] + [os.path.join(PG, "apply_request.sql")]:
             watch.save(path, reference(path))
         for save in range(1, saves + 1):
-            sql.append(watch.save(GRANTS, up_to_6_24 if save % 2 else stub))
+            sql.append(watch.save(GRANTS, without_the_revoke if save % 2 else stub))
             print(f"grants.sql, save {save}: {sql[-1].edit_to_report:.3f} s, processor {sql[-1].cpu:.2f} s  "
                   f"({sql[-1].progress})", flush=True)
         for save in range(1, saves + 1):
             java.append(watch.save(EXERCISE, reference(EXERCISE) + ("\n" if save % 2 else "")))
             print(f"FencedStore.java, save {save}: {java[-1].edit_to_report:.3f} s, processor {java[-1].cpu:.2f} s  "
                   f"({java[-1].progress})", flush=True)
-    summary("watch mode, a save of grants.sql at koans 6.22 and 6.24", sql)
-    summary("watch mode, a save of FencedStore.java at koan 6.22", java)
+    summary("watch mode, a save of grants.sql at either of its koans", sql)
+    summary("watch mode, a save of FencedStore.java with grants.sql still to write", java)
     print("load average after:", open("/proc/loadavg").read().split()[:3])
 
 

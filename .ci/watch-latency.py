@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Edit-to-report latency of watch mode, in one watch process: at koan 1.1 and with lessons 1 to 5 solved.
+"""Edit-to-report latency of watch mode, in one watch process: at the first koan and with lessons 1 to 5
+solved.
 
-At koan 1.1 it alternates the stub of FencedStore.apply with a lesson-1 answer; then it saves the reference's
+At the first koan it alternates the stub of FencedStore.apply with a lesson-1 answer; then it saves the reference's
 store files of lessons 1 to 5 into exercises/ and alternates a blank line at the end of FencedStore. Each save is timed until
 the report's `Progress:` line appears, with the processor time its JVM spent on it (a figure that other load on
 the machine inflates less) and the test time (from the "compiled" line to the report). Optionally it times
-`./mvnw -o -q test` for the koan 1.1 edit too. Every file is put back at the end.
+`./mvnw -o -q test` for the first koan's edit too. Every file is put back at the end.
 Usage: python3 .ci/watch-latency.py [edits per point] [maven edits]
 """
 import os, re, statistics, subprocess, sys, time
@@ -42,16 +43,16 @@ def main():
     with Watch("-o") as watch:
         for edit in range(1, edits + 1):
             at_first_koan.append(watch.save(EXERCISE, original.replace(STUB, ANSWER) if edit % 2 else original))
-            print(f"koan 1.1, save {edit}: {at_first_koan[-1].edit_to_report:.3f} s", flush=True)
+            print(f"first koan, save {edit}: {at_first_koan[-1].edit_to_report:.3f} s", flush=True)
         for name in lessons_1_to_5_files():
             watch.save(os.path.join(os.path.dirname(EXERCISE), name), open(os.path.join(os.path.dirname(REFERENCE), name)).read())
         reference = open(REFERENCE).read()
         for edit in range(1, edits + 1):
             solved.append(watch.save(EXERCISE, reference + ("\n" if edit % 2 else "")))
             print(f"lessons 1-5 solved, save {edit}: {solved[-1].edit_to_report:.3f} s", flush=True)
-    first = summary("watch mode at koan 1.1", at_first_koan)
+    first = summary("watch mode at the first koan", at_first_koan)
     last = summary("watch mode with lessons 1-5 solved", solved)
-    print(f"solved / koan 1.1: {last / first:.2f}")
+    print(f"solved / first koan: {last / first:.2f}")
     print("load average after:", open("/proc/loadavg").read().split()[:3])
     maven = []
     try:
@@ -66,7 +67,7 @@ def main():
         with open(EXERCISE, "w") as f:
             f.write(original)
     if maven:
-        print(f"./mvnw -o -q test at koan 1.1: median {statistics.median(maven):.3f} s over {len(maven)} edits")
+        print(f"./mvnw -o -q test at the first koan: median {statistics.median(maven):.3f} s over {len(maven)} edits")
 
 
 if __name__ == "__main__":

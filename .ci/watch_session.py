@@ -1,12 +1,13 @@
 """Drives watch mode (`./mvnw -q test-compile exec:java -Pwatch`) from a script: saves a file, waits for the report.
 
 Shared by .ci/watch-latency.py (how fast) and .ci/watch-check (what it prints)."""
-import os, queue, signal, subprocess, threading, time
+import os, queue, re, signal, subprocess, threading, time
 
 EXERCISE = "exercises/src/main/java/fencingkoans/store/FencedStore.java"
-STUB = """        throw new NotWrittenYet("1.1", "exercises/src/main/java/fencingkoans/store/FencedStore.java",
-                "FencedStore.apply");
-"""
+# The shipped stub's body of FencedStore.apply (the course's first koan), read from the file, whatever it passes on.
+_shipped = re.search(r"public ApplyResult apply\(ApplyRequest request\) \{\n(.*?\n)    \}\n",
+                     open(os.path.join(os.path.dirname(__file__), "..", EXERCISE)).read(), re.S)
+STUB = _shipped.group(1) if _shipped and "NotWrittenYet" in _shipped.group(1) else "(no stub in " + EXERCISE + ")"
 ANSWER = """        long installed = ledger.installedGeneration(request.resource()).orElseThrow();
         if (request.generation() != installed) {
             return ApplyResult.Rejected.stale(request.generation(), installed);

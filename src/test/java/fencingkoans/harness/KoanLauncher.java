@@ -2,11 +2,16 @@ package fencingkoans.harness;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.Filter;
 import org.junit.platform.engine.FilterResult;
+import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.core.LauncherConfig;
@@ -14,7 +19,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The one way the course's own tools run the koans (watch mode, the course check, grading): every lesson of the
+ * The one way the course's own tools run the koans (watch mode, the course check, grading): lessons of the
  * {@link Course}, loaded by {@code loader}, with the listeners given and no listener found on the class path.
  */
 public final class KoanLauncher {
@@ -29,13 +34,18 @@ public final class KoanLauncher {
     public void run(ClassLoader loader, Map<String, String> configuration, Set<String> leaveOut,
             TestExecutionListener... listeners) {
         PostDiscoveryFilter notLeftOut = descriptor -> descriptor.getSource()
-                .filter(source -> source instanceof org.junit.platform.engine.support.descriptor.MethodSource method
+                .filter(source -> source instanceof MethodSource method
                         && leaveOut.contains(KoanResults.key(method.getClassName(), method.getMethodName())))
                 .map(left -> FilterResult.excluded("run already"))
                 .orElse(FilterResult.included("still to run"));
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(Course.lessonClassNames().stream().map(name -> selectClass(loader, name)).toList())
-                .configurationParameters(configuration).filters(notLeftOut).build();
+        run(loader, lessons(loader, lesson -> true), configuration, List.of(notLeftOut), listeners);
+    }
+
+    /** Runs what {@code selectors} select, with the classes of {@code loader}, and returns when the run is over. */
+    public void run(ClassLoader loader, List<? extends DiscoverySelector> selectors, Map<String, String> configuration,
+            List<? extends Filter<?>> filters, TestExecutionListener... listeners) {
+        var request = LauncherDiscoveryRequestBuilder.request().selectors(selectors)
+                .configurationParameters(configuration).filters(filters.toArray(Filter<?>[]::new)).build();
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
@@ -44,5 +54,20 @@ public final class KoanLauncher {
         } finally {
             thread.setContextClassLoader(previous);
         }
+    }
+
+    /**
+     * The lessons of the course whose class names {@code which} accepts, in course order, as {@code loader} loads
+     * them: a lesson that does not load is an error here, not a lesson that quietly runs no koan.
+     */
+    public static List<ClassSelector> lessons(ClassLoader loader, Predicate<String> which) {
+        return Course.lessonClassNames().stream().filter(which).map(name -> {
+            try {
+                return selectClass(Class.forName(name, false, loader));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the course names the lesson " + name + ", which is not among the "
+                        + "compiled koans", e);
+            }
+        }).toList();
     }
 }

@@ -45,7 +45,7 @@ class JavaMutationCheck {
                 continue;
             }
             try (KoanRunner runner = new KoanRunner(tree, List.of(classes), lesson::equals)) {
-                List<String> failing = runner.run().notPassing().stream().map(KoanOutcome::koan).toList();
+                List<String> failing = KoanRun.keys(runner.run().notPassing());
                 if (!failing.isEmpty()) {
                     return failing;
                 }

@@ -1,42 +1,46 @@
 package fencingkoans.coursecheck;
 
+import fencingkoans.harness.KoanResults.Result;
+import fencingkoans.harness.KoanResults.Status;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-/** The outcome of every koan in one run, in course order. */
-final class KoanRun {
+/** The outcome of every koan in one run, in course order, keyed as {@link fencingkoans.harness.KoanResults} keys it. */
+record KoanRun(Map<String, Result> byKoan) {
 
-    private final Map<String, KoanOutcome> byKoan = new LinkedHashMap<>();
-
-    void record(KoanOutcome outcome) {
-        byKoan.put(outcome.koan(), outcome);
-    }
-
-    Collection<KoanOutcome> outcomes() {
+    Collection<Result> outcomes() {
         return byKoan.values();
     }
 
-    List<KoanOutcome> passing() {
-        return select(KoanOutcome::passed);
+    List<Result> passing() {
+        return select(result -> result.status() == Status.PASSED);
     }
 
-    List<KoanOutcome> failing() {
-        return select(outcome -> outcome.status() == KoanOutcome.Status.FAILED);
+    /** Koans that ran and did not pass: failed, threw or timed out, but not skipped. */
+    List<Result> failing() {
+        return select(result -> result.status() != Status.PASSED && result.status() != Status.SKIPPED);
     }
 
-    List<KoanOutcome> notPassing() {
-        return select(outcome -> !outcome.passed());
+    List<Result> notPassing() {
+        return select(result -> result.status() != Status.PASSED);
     }
 
-    private List<KoanOutcome> select(Predicate<KoanOutcome> which) {
+    private List<Result> select(Predicate<Result> which) {
         return byKoan.values().stream().filter(which).toList();
     }
 
-    /** One line per koan: number, sentence, status and the first line of what went wrong. */
-    static List<String> describeEach(List<KoanOutcome> outcomes) {
-        return outcomes.stream().map(KoanOutcome::describe).toList();
+    static List<String> keys(Collection<Result> results) {
+        return results.stream().map(Result::key).toList();
+    }
+
+    /** One line per koan: its key, status and the first line of what went wrong. */
+    static List<String> describeEach(List<Result> results) {
+        return results.stream().map(KoanRun::describe).toList();
+    }
+
+    static String describe(Result result) {
+        return result.key() + " (" + result.status() + (result.detail().isEmpty() ? "" : ": " + result.detail()) + ")";
     }
 }

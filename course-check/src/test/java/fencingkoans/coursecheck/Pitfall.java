@@ -10,8 +10,9 @@ import java.util.function.Predicate;
 
 /**
  * One variant of the pitfall gallery: a diff against {@code solutions/} that makes one realistic mistake. The
- * text before the diff says what the mistake is ({@code Mistake:}) and which koans must catch it
- * ({@code Caught by: 4.6, 4.7}).
+ * text before the diff says what the mistake is ({@code Mistake:}) and which koans must catch it, by lesson class
+ * and method, where they run ({@code Caught by: Lesson4DuplicateKoans#aLostResponseIsRecoveredByReplayEvenAfterANewGeneration}): a koan
+ * keeps its name when the koans before it change, its number does not.
  */
 record Pitfall(String name, String mistake, List<String> caughtBy, List<String> diff) {
 
@@ -35,6 +36,16 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
             throw new IllegalStateException(file + " names no koan after 'Caught by:'");
         }
         return new Pitfall(name, mistake, caughtBy, lines);
+    }
+
+    /**
+     * How a note names the koan that {@code key} ({@link fencingkoans.harness.KoanResults#key}) identifies: the
+     * lesson class without its package and {@code @Nested} group, then the method.
+     */
+    static String noteName(String key) {
+        String className = key.substring(0, key.indexOf('#'));
+        String lesson = className.substring(className.lastIndexOf('.') + 1).split("\\$")[0];
+        return lesson + key.substring(key.indexOf('#'));
     }
 
     /** Copies the reference to {@code folder} and makes this variant's mistake in the copy. */

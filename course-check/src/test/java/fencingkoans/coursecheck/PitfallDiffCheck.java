@@ -16,7 +16,7 @@ class PitfallDiffCheck {
     void aRemovedSqlCommentLineIsReadAsARemovedLine(@TempDir Path work) throws IOException {
         Path reference = Files.createDirectories(work.resolve("reference/src/main/resources"));
         Files.writeString(reference.resolve("f.sql"), "SELECT 1;\n-- a comment\nSELECT 2;\n");
-        Pitfall variant = new Pitfall("drops-a-comment", "drops a comment", List.of("6.1"), List.of(
+        Pitfall variant = new Pitfall("drops-a-comment", "drops a comment", List.of("Lesson6PostgresKoans#aKoan"), List.of(
                 "--- a/src/main/resources/f.sql",
                 "+++ b/src/main/resources/f.sql",
                 "@@ -1,3 +1,2 @@",

@@ -2,10 +2,11 @@ package fencingkoans.coursecheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import fencingkoans.harness.Interleaving;
+import fencingkoans.harness.KoanResults.Result;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
-import fencingkoans.harness.Interleaving;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.TagFilter;
 
@@ -44,8 +45,8 @@ class RepeatRunCheck {
             for (int round = 1; round <= repeats; round++) {
                 KoanRun run = tag.isBlank() ? runner.run() : runner.run(TagFilter.includeTags(tag));
                 koans = run.outcomes().size();
-                for (KoanOutcome outcome : run.notPassing()) {
-                    flakes.merge(outcome.koan(), "round " + round + ": " + outcome.describe(),
+                for (Result outcome : run.notPassing()) {
+                    flakes.merge(outcome.key(), "round " + round + ": " + KoanRun.describe(outcome),
                             (first, later) -> first + " (and again later)");
                 }
             }
