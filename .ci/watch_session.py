@@ -1,4 +1,4 @@
-"""Drives watch mode (`./mvnw -q test-compile exec:java -Pwatch`) from a script: saves a file, waits for the report.
+"""Drives watch mode (`./mvnw -q test-compile exec:java@watch`) from a script: saves a file, waits for the report.
 
 Shared by .ci/watch-latency.py (how fast) and .ci/watch-check (what it prints)."""
 import os, queue, re, signal, subprocess, threading, time
@@ -48,7 +48,7 @@ class Watch:
     """One watch-mode process for the life of a `with` block; every file it saved is put back at the end."""
 
     def __init__(self, *maven_flags):
-        self.command = ["./mvnw", *maven_flags, "-q", "test-compile", "exec:java", "-Pwatch"]
+        self.command = ["./mvnw", *maven_flags, "-q", "test-compile", "exec:java@watch"]
         self.originals = {}
 
     def __enter__(self):

@@ -3,6 +3,7 @@ package fencingkoans.coursecheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import fencingkoans.harness.Course;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -17,8 +18,24 @@ import org.junit.jupiter.api.TestFactory;
 class CourseIntegrityCheck {
 
     private static final int GALLERY_MINIMUM = 10;
+    private static final String KOAN_PACKAGE = "fencingkoans/koans/";
 
     private final CourseTree tree = CourseTree.fromSystemProperties();
+
+    /**
+     * Every tool takes the lessons from {@link Course}; Surefire and PIT find test classes by a pattern in pom.xml
+     * ({@code *Koans} in {@code fencingkoans.koans}), which must pick up exactly those lessons.
+     */
+    @Test
+    void theBuildRunsTheLessonsTheCourseLists() {
+        List<String> pickedUp = Folders.filesEndingWith(tree.koanClasses().resolve(KOAN_PACKAGE), "Koans.class")
+                .stream().map(file -> KOAN_PACKAGE.replace('/', '.') + file.getFileName().toString().replace(".class", ""))
+                .toList();
+
+        assertThat(pickedUp).as("lesson classes that pom.xml's *Koans pattern picks up for ./mvnw test and PIT; the "
+                + "course lists its lessons in fencingkoans.harness.Course, and both lists must agree")
+                .containsExactlyInAnyOrderElementsOf(Course.lessonClassNames());
+    }
 
     @Test
     void noKoanPassesOnTheStubs() {

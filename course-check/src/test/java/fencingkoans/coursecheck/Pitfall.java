@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 /**
  * One variant of the pitfall gallery: a diff against {@code solutions/} that makes one realistic mistake. The
  * text before the diff says what the mistake is ({@code Mistake:}) and which koans must catch it, by lesson class
- * and method, where they run ({@code Caught by: Lesson4DuplicateKoans#aLostResponseIsRecoveredByReplayEvenAfterANewGeneration}): a koan
+ * and method where they run ({@code Caught by: Lesson4DuplicateKoans#aGenerationIsNotADuplicateCheck}): a koan
  * keeps its name when the koans before it change, its number does not.
  */
 record Pitfall(String name, String mistake, List<String> caughtBy, List<String> diff) {

@@ -16,13 +16,14 @@ class PitfallDiffCheck {
     void aRemovedSqlCommentLineIsReadAsARemovedLine(@TempDir Path work) throws IOException {
         Path reference = Files.createDirectories(work.resolve("reference/src/main/resources"));
         Files.writeString(reference.resolve("f.sql"), "SELECT 1;\n-- a comment\nSELECT 2;\n");
-        Pitfall variant = new Pitfall("drops-a-comment", "drops a comment", List.of("Lesson6PostgresKoans#aKoan"), List.of(
-                "--- a/src/main/resources/f.sql",
-                "+++ b/src/main/resources/f.sql",
-                "@@ -1,3 +1,2 @@",
-                " SELECT 1;",
-                "--- a comment",
-                " SELECT 2;"));
+        Pitfall variant = new Pitfall("drops-a-comment", "drops a comment", List.of("Lesson6PostgresKoans#aKoan"),
+                List.of(
+                        "--- a/src/main/resources/f.sql",
+                        "+++ b/src/main/resources/f.sql",
+                        "@@ -1,3 +1,2 @@",
+                        " SELECT 1;",
+                        "--- a comment",
+                        " SELECT 2;"));
 
         Path variantTrack = variant.makeIn(work.resolve("reference"), work.resolve("variant"));
 
