@@ -1,14 +1,22 @@
 package fencingkoans.harness;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
 
-/** The course's manifest: its lessons in order, each with its koans read from their annotations. */
+/**
+ * The course's manifest: its lessons in order, each with its koans. A koan's number is derived, never written:
+ * the lesson's number, then the koan's place in its lesson's file, in the order the file is written in.
+ */
 public final class Course {
 
     /** Lesson classes in course order. Everything else (numbers, names, hints) is read from the classes. */
@@ -21,6 +29,9 @@ public final class Course {
             "fencingkoans.koans.Lesson6PostgresKoans",
             "fencingkoans.koans.Lesson7LeaseKoans");
 
+    /** Numbered once per class loader: watch mode loads the koans again on every save. */
+    private static List<LessonEntry> course;
+
     /** One koan where it runs: {@code testClass} is the lesson class or one of its nested classes. */
     public record KoanEntry(KoanCard card, String name, Class<?> testClass, Method method) {
 
@@ -32,6 +43,10 @@ public final class Course {
     public record LessonEntry(Lesson lesson, Class<?> testClass, List<KoanEntry> koans) {
     }
 
+    /** A koan found in a lesson, numbered but not yet linked to its twin on the other destination. */
+    private record Numbered(String number, Class<?> testClass, Method method) {
+    }
+
     private Course() {
     }
 
@@ -40,35 +55,127 @@ public final class Course {
         return LESSON_CLASSES;
     }
 
-    public static List<LessonEntry> lessons() {
-        return LESSON_CLASSES.stream().map(Course::load).toList();
+    public static synchronized List<LessonEntry> lessons() {
+        if (course == null) {
+            course = withCards(LESSON_CLASSES.stream().map(Course::lessonClass).toList());
+        }
+        return course;
     }
 
-    private static LessonEntry load(String className) {
-        Class<?> testClass;
+    /**
+     * The lesson written in {@code lessonClass}'s file, numbered as the course numbers it. A lesson class outside
+     * the manifest (a test's fixture) is numbered on its own, without twins.
+     */
+    public static LessonEntry lesson(Class<?> lessonClass) {
+        Class<?> file = outermost(lessonClass);
+        List<LessonEntry> lessons = LESSON_CLASSES.contains(file.getName()) ? lessons() : withCards(List.of(file));
+        return lessons.stream().filter(lesson -> lesson.testClass().getName().equals(file.getName())).findFirst().orElseThrow();
+    }
+
+    /** The card of {@code method} where it runs in {@code testClass}; empty when it is no koan. */
+    static Optional<KoanCard> card(Class<?> testClass, Method method) {
+        if (!isKoan(method)) {
+            return Optional.empty();
+        }
+        return lesson(testClass).koans().stream().filter(koan -> koan.testClass().getName().equals(testClass.getName())
+                && koan.methodName().equals(method.getName())).map(KoanEntry::card).findFirst();
+    }
+
+    /** The lessons of {@code lessonClasses}, numbered, with every twin on the other destination named. */
+    private static List<LessonEntry> withCards(List<Class<?>> lessonClasses) {
+        Map<Class<?>, List<Numbered>> numbered = new HashMap<>();
+        lessonClasses.forEach(lessonClass -> numbered.put(lessonClass, numbered(lessonClass)));
+        List<Numbered> all = lessonClasses.stream().flatMap(lessonClass -> numbered.get(lessonClass).stream()).toList();
+        return lessonClasses.stream().map(lessonClass -> new LessonEntry(lessonClass.getAnnotation(Lesson.class),
+                lessonClass, numbered.get(lessonClass).stream().map(koan -> new KoanEntry(card(koan, all),
+                        KoanDisplayNames.sentence(koan.method().getName()), koan.testClass(), koan.method())).toList()))
+                .toList();
+    }
+
+    private static KoanCard card(Numbered koan, List<Numbered> all) {
+        AgainOnPostgres again = koan.method().getAnnotation(AgainOnPostgres.class);
+        if (again == null) {
+            Koan written = koan.method().getAnnotation(Koan.class);
+            Optional<String> twin = all.stream().filter(other -> other.method().isAnnotationPresent(
+                    AgainOnPostgres.class) && original(other.method()).equals(koan.method()))
+                    .map(Numbered::number).findFirst();
+            return new KoanCard(koan.number(), written.teaches(), written.edit(), List.of(written.hints()), twin);
+        }
+        Method original = original(koan.method());
+        Optional<String> twin = all.stream().filter(other -> other.method().equals(original)).map(Numbered::number)
+                .findFirst();
+        return new KoanCard(koan.number(), original.getAnnotation(Koan.class).teaches(), again.edit(),
+                List.of(again.hints()), twin);
+    }
+
+    /** The earlier lesson's koan that an {@link AgainOnPostgres} method overrides. */
+    private static Method original(Method again) {
+        return Stream.of(again.getDeclaringClass().getInterfaces())
+                .flatMap(type -> ReflectionSupport.findMethod(type, again.getName()).stream())
+                .filter(method -> method.isAnnotationPresent(Koan.class)).findFirst()
+                .orElseThrow(() -> new IllegalStateException(again.getDeclaringClass().getName() + "#"
+                        + again.getName() + " is marked @AgainOnPostgres but overrides no @Koan of an interface"));
+    }
+
+    private static Class<?> lessonClass(String className) {
         try {
-            testClass = Class.forName(className);
+            return Class.forName(className);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("the course manifest names " + className + ", which does not exist", e);
         }
-        Lesson lesson = testClass.getAnnotation(Lesson.class);
+    }
+
+    /** The koans of one lesson in the order its file is written in, each numbered by its place there. */
+    private static List<Numbered> numbered(Class<?> lessonClass) {
+        Lesson lesson = lessonClass.getAnnotation(Lesson.class);
         if (lesson == null) {
-            throw new IllegalStateException(className + " is in the course manifest but has no @Lesson");
+            throw new IllegalStateException(lessonClass.getName() + " is in the course manifest but has no @Lesson");
         }
-        List<KoanEntry> koans = withNestedClasses(testClass)
-                .flatMap(runsIn -> ReflectionSupport.findMethods(runsIn, method -> method.isAnnotationPresent(Koan.class),
-                                HierarchyTraversalMode.TOP_DOWN).stream()
-                        .map(method -> new KoanEntry(KoanCard.of(runsIn, method).orElseThrow(),
-                                KoanDisplayNames.sentence(method.getName()), runsIn, method)))
-                .sorted(Comparator.comparingInt((KoanEntry koan) -> KoanOrder.index(koan.card().number())))
-                .toList();
-        koans.stream().filter(koan -> !koan.card().number().startsWith(lesson.value() + ".")).findFirst()
-                .ifPresent(stray -> {
-                    throw new IllegalStateException("koan " + stray.card().number() + " (" + stray.methodName()
-                            + ") runs in lesson " + lesson.value() + " but is not numbered there; a koan that lesson 6 "
-                            + "runs again needs its number there in @AlsoOnPostgres");
-                });
-        return new LessonEntry(lesson, testClass, koans);
+        Map<Class<?>, SourceLines> compiled = new HashMap<>();
+        List<Method> methods = new ArrayList<>();
+        Map<Method, Class<?>> runsIn = new HashMap<>();
+        withNestedClasses(lessonClass).forEach(testClass -> ReflectionSupport.findMethods(testClass, Course::isKoan,
+                HierarchyTraversalMode.TOP_DOWN).forEach(method -> {
+                    methods.add(method);
+                    runsIn.put(method, testClass);
+                }));
+        String lessonFile = compiled.computeIfAbsent(lessonClass, SourceLines::of).file();
+        Map<Method, Integer> lineOf = new HashMap<>();
+        for (Method method : methods) {
+            SourceLines writtenIn = compiled.computeIfAbsent(method.getDeclaringClass(), SourceLines::of);
+            if (!Objects.equals(writtenIn.file(), lessonFile)
+                    || !method.getDeclaringClass().getPackageName().equals(lessonClass.getPackageName())) {
+                throw new IllegalStateException("koan " + method.getName() + " runs in lesson " + lesson.value()
+                        + " but is written in " + writtenIn.file() + ", not in " + lessonFile + ": a lesson's koans "
+                        + "are written in its own file, and lesson 6 overrides each koan it runs again with "
+                        + "@AgainOnPostgres");
+            }
+            Integer line = writtenIn.firstLines().get(method.getName());
+            if (line == null) {
+                throw new IllegalStateException(lessonFile + " was compiled without line numbers, so the order "
+                        + "of its koans is unknown: compile it with javac -g");
+            }
+            lineOf.put(method, line);
+        }
+        methods.sort(Comparator.comparing(lineOf::get));
+        List<Numbered> numbered = new ArrayList<>();
+        for (Method method : methods) {
+            numbered.add(new Numbered(lesson.value() + "." + (numbered.size() + 1), runsIn.get(method), method));
+        }
+        return numbered;
+    }
+
+    private static boolean isKoan(Method method) {
+        return method.isAnnotationPresent(Koan.class) || method.isAnnotationPresent(AgainOnPostgres.class);
+    }
+
+    /** The top-level class a class is written in: its file. */
+    private static Class<?> outermost(Class<?> type) {
+        Class<?> outer = type;
+        while (outer.getEnclosingClass() != null) {
+            outer = outer.getEnclosingClass();
+        }
+        return outer;
     }
 
     /** The class, then its {@code @Nested} classes: lesson 6 groups its koans in those. */

@@ -7,16 +7,14 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Test;
 
 /**
- * One koan: its number in the course, the idea it proves, the method the learner edits to make it pass, and
- * hints from a nudge to nearly the answer. The single source of truth for everything shown about the koan.
+ * One koan: the idea it proves, the method the learner edits to make it pass, and hints from a nudge to nearly
+ * the answer. The single source of truth for everything shown about the koan. Its number is not written here:
+ * it is the lesson's number and the koan's place in its lesson's file (see {@link Course}).
  */
 @Test
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface Koan {
-
-    /** "lesson.koan", for example "1.2". */
-    String value();
 
     /** The idea in one sentence. */
     String teaches();

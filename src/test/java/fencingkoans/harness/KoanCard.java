@@ -12,20 +12,7 @@ public record KoanCard(String number, String teaches, String edit, List<String> 
 
     /** The card of {@code method} when it runs as a koan of {@code testClass}; empty when it is no koan. */
     public static Optional<KoanCard> of(Class<?> testClass, Method method) {
-        Koan koan = method.getAnnotation(Koan.class);
-        if (koan == null) {
-            return Optional.empty();
-        }
-        AlsoOnPostgres onPostgres = method.getAnnotation(AlsoOnPostgres.class);
-        if (onPostgres == null) {
-            return Optional.of(new KoanCard(koan.value(), koan.teaches(), koan.edit(), List.of(koan.hints()),
-                    Optional.empty()));
-        }
-        return Optional.of(runsOnPostgres(testClass)
-                ? new KoanCard(onPostgres.value(), koan.teaches(), onPostgres.edit(), List.of(onPostgres.hints()),
-                        Optional.of(koan.value()))
-                : new KoanCard(koan.value(), koan.teaches(), koan.edit(), List.of(koan.hints()),
-                        Optional.of(onPostgres.value())));
+        return Course.card(testClass, method);
     }
 
     /** The methods or files to edit, one each: "A.run, B.apply and C.install" gives A.run, B.apply, C.install. */
@@ -33,19 +20,10 @@ public record KoanCard(String number, String teaches, String edit, List<String> 
         return List.of(edit.split(", | and "));
     }
 
-    /** The koan's number, or the method's name when it is no koan. */
-    public static String numberOf(Class<?> testClass, Method method) {
-        return of(testClass, method).map(KoanCard::number).orElse(method.getName());
-    }
-
     /** "koan 1.1 again, on PostgreSQL" on the card of lesson 6; "runs again on PostgreSQL as koan 6.1" on 1.1's. */
     public Optional<String> twinNote() {
         return twin.map(other -> KoanOrder.index(number) > KoanOrder.index(other)
                 ? "koan " + other + " again, on PostgreSQL"
                 : "runs again on PostgreSQL as koan " + other);
-    }
-
-    private static boolean runsOnPostgres(Class<?> testClass) {
-        return testClass.isAnnotationPresent(OnPostgres.class);
     }
 }

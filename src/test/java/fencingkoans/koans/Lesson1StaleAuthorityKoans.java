@@ -3,23 +3,112 @@ package fencingkoans.koans;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.RejectionReason;
+import fencingkoans.destination.Destination.Worker;
 import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.Ledger;
 import fencingkoans.store.Authority;
+/**
+ * The koans of lesson 1 that hold on every destination, written in its file: {@link Lesson1StaleAuthorityKoans} runs them on
+ * SQLite, and lesson 6 runs each of them again on PostgreSQL with hints in SQL of its own.
+ */
+interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A request that carries the installed generation is admitted and its delta applied.",
+            hints = {
+                "fund-A starts at generation 1 with value 0. What must apply return for a delta of 7?",
+                "ledger.installedGeneration(resource) gives the generation; ledger.addToValue(resource, delta) "
+                        + "applies the delta and returns the new value.",
+                "If request.generation() equals the installed generation, return "
+                        + "new ApplyResult.Applied(ledger.addToValue(request.resource(), request.delta()))."})
+    default void aWorkerHoldingTheInstalledGenerationApplies() {
+        Worker worker = course().worker();
+
+        ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 1, "r1", 7));
+
+        assertThat(result).as("fund-A holds generation 1 and value 0; a request with generation 1 and delta 7")
+                .isEqualTo(new Applied(7));
+        assertThat(course().value(FUND_A)).as("fund-A's committed value after the apply").isEqualTo(7);
+    }
+
+    @Koan(edit = "FencedStore.apply and Authority.install",
+            teaches = "Authority read earlier can be stale: the destination rejects the old generation.",
+            hints = {
+                "Two things to write: Authority.install must make the new generation the installed one, and "
+                        + "apply must compare the request's generation with the installed one.",
+                "ledger.setGeneration(resource, generation) installs; return new InstallResult.Installed(...). "
+                        + "In apply, a lower generation is stale.",
+                "In apply: if (request.generation() != installed) return "
+                        + "ApplyResult.Rejected.stale(request.generation(), installed); lesson 2 will tell a higher "
+                        + "number apart from a lower one."})
+    default void aWorkerWhoseGenerationWasReplacedIsRejected() {
+        Worker workerA = course().worker();
+        long generationA = course().generation(FUND_A);
+
+        course().install(FUND_A, 2);
+        ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, generationA, "a-1", 5));
+
+        assertThat(result).as("worker A read generation %d, then generation 2 was installed; A's apply must be "
+                + "refused as stale, because the destination checks now, not when A looked", generationA)
+                .isInstanceOf(Rejected.class)
+                .extracting(rejected -> ((Rejected) rejected).reason()).isEqualTo(RejectionReason.STALE_GENERATION);
+        assertThat(course().value(FUND_A)).as("fund-A's value after a rejected apply: a rejection changes nothing")
+                .isZero();
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A rejection tells the worker which generation it presented and which one is installed.",
+            hints = {
+                "Look at the factories on ApplyResult.Rejected: which arguments do they take?",
+                "Rejected.stale(presented, installed): the first is the request's, the second the table's."})
+    default void theRejectionNamesThePresentedAndTheInstalledGeneration() {
+        Worker workerA = course().worker();
+        course().install(FUND_A, 2);
+
+        ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, 1, "a-1", 5));
+
+        assertThat(result).as("a worker presenting generation 1 while generation 2 is installed")
+                .isInstanceOf(Rejected.class);
+        Rejected rejected = (Rejected) result;
+        assertThat(rejected.presentedGeneration()).as("the generation the worker presented").isEqualTo(1);
+        assertThat(rejected.installedGeneration()).as("the generation installed at the destination").isEqualTo(2);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "The worker that holds the newly installed generation is admitted.",
+            hints = {
+                "After install(fund-A, 2), which generation must a request carry to be applied?",
+                "Your comparison should admit exactly the installed generation, whatever its number."})
+    default void theWorkerHoldingTheNewGenerationIsAdmitted() {
+        course().install(FUND_A, 2);
+        Worker workerB = course().worker();
+
+        ApplyResult result = workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 4));
+
+        assertThat(result).as("worker B presents generation 2, the one just installed").isEqualTo(new Applied(4));
+    }
+}
 
 /**
- * Lesson 1 on the SQLite file. Koans 1.1, 1.2, 1.3 and 1.5 are in {@link Lesson1KoansOnEveryDestination}: they hold
- * on every destination, and lesson 6 runs them again on PostgreSQL. Koan 1.4 watches SQLite's seams, so it is here.
+ * Lesson 1 on the SQLite file. The koans of {@link Lesson1OnEveryDestination}, at the start of this file, hold on
+ * every destination, and lesson 6 runs them again on PostgreSQL. The last koan watches SQLite's seams, so it runs
+ * on SQLite only.
  */
 @Lesson(value = 1, title = "Stale authority", page = "docs/lessons/1-stale-authority.md")
-class Lesson1StaleAuthorityKoans extends CourseKoans implements Lesson1KoansOnEveryDestination {
+class Lesson1StaleAuthorityKoans extends CourseKoans implements Lesson1OnEveryDestination {
 
     @Interleaving
-    @Koan(value = "1.4", edit = "Authority.install",
+    @Koan(edit = "Authority.install",
             teaches = "Checking again just before a write does not close the gap: check and write are two moments.",
             hints = {
                 "An observation: it passes as soon as Authority.install works. It shows a worker that checks, "

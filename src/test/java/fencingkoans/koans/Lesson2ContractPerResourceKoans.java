@@ -7,24 +7,31 @@ import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.InstallResult;
+import fencingkoans.contract.RejectionReason;
 import fencingkoans.contract.ResourceState;
+import fencingkoans.destination.Destination.Worker;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
+import java.util.List;
 
 /**
- * Lesson 2 on the SQLite file. Koans 2.4 to 2.11 are in {@link Lesson2KoansOnEveryDestination}: they hold on every
- * destination, and lesson 6 runs them again on PostgreSQL. The install koans (2.1 to 2.3) ask for the learner's
- * {@code Authority}, which lesson 6 gives; koans 2.12 to 2.14 are about what the Java store refuses before any
- * SQL runs.
+ * Lesson 2 on the SQLite file. The install koans ask for the learner's {@code Authority}, which lesson 6 gives, and
+ * the next ones are about what the Java store refuses before any SQL runs: they run here only. The koans of
+ * {@link Lesson2OnEveryDestination}, at the end of this file, hold on every destination, and lesson 6 runs them
+ * again on PostgreSQL.
  */
 @Lesson(value = 2, title = "An explicit contract per resource", page = "docs/lessons/2-contract-per-resource.md")
-class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2KoansOnEveryDestination {
+class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEveryDestination {
 
-    @Koan(value = "2.1", edit = "Authority.install",
+    @Koan(edit = "Authority.install",
             teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was.",
             hints = {
                 "Which rows does your install change? Look at the resource it is given.",
@@ -40,7 +47,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
                 + "value may move").isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
     }
 
-    @Koan(value = "2.2", edit = "Authority.install",
+    @Koan(edit = "Authority.install",
             teaches = "Installing the generation that is already installed is refused: only strictly higher moves.",
             hints = {
                 "If the same generation could be installed twice, two holders could both believe they are new.",
@@ -56,7 +63,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(1);
     }
 
-    @Koan(value = "2.3", edit = "Authority.install",
+    @Koan(edit = "Authority.install",
             teaches = "Installing a lower generation is refused: authority never moves backwards.",
             hints = {
                 "What should happen to a worker holding generation 3 if the generation could go back to 2?",
@@ -72,7 +79,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(3);
     }
 
-    @Koan(value = "2.12", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "No request at all is refused with a clear error, not a NullPointerException from deep inside.",
             hints = {
                 "What does your apply do with a request that is itself null, before it reads any of its fields?",
@@ -82,7 +89,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
         assertRefusedBeforeAnyEffect(course, "request", (ApplyRequest) null);
     }
 
-    @Koan(value = "2.13", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "Control characters in a request id or resource are refused: what is stored must be readable.",
             hints = {
                 "A request id such as \"r1\\n\" looks like r1 in a log line but is another key. Which characters "
@@ -94,8 +101,7 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
         assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5));
     }
 
-
-    @Koan(value = "2.14", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "A request id that is not well-formed Unicode is refused: two requests must never share one id.",
             hints = {
                 "Java strings are UTF-16 and SQLite stores UTF-8. What can half of a surrogate pair become on the way?",
@@ -107,5 +113,148 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2Koan
 
         // The id below ends in a lone half of a surrogate pair: stored as UTF-8 it would become "r?", another id.
         assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5));
+    }
+}
+
+/**
+ * The koans of lesson 2 that hold on every destination, written in its file: {@link Lesson2ContractPerResourceKoans} runs them on
+ * SQLite, and lesson 6 runs each of them again on PostgreSQL with hints in SQL of its own.
+ */
+interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "The destination requires equality: a larger generation invented by a worker is rejected.",
+            hints = {
+                "Which reason does your apply give a generation above the installed one? Stale means it was "
+                        + "installed once and replaced since; a number above the installed one was never installed.",
+                "Only the authority issues generations. A higher number than the installed one was never issued: "
+                        + "return ApplyResult.Rejected.unissued(presented, installed)."})
+    default void aLargerGenerationInventedByTheWorkerIsRejected() {
+        Worker worker = course().worker();
+
+        ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
+
+        assertThat(result).as("generation 1 is installed and a worker presents generation 99, which no authority "
+                + "issued: a bigger number is not more authority")
+                .isEqualTo(Rejected.unissued(99, 1));
+        assertThat(course().value(FUND_A)).as("fund-A's value after the rejection").isZero();
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "Generations are per resource: generation 3 on fund-A gives no authority over fund-B.",
+            hints = {
+                "Is generation 3 admitted on fund-B, where generation 1 is installed? The koan before this "
+                        + "one has the same cause, seen from another side.",
+                "Read ledger.installedGeneration(request.resource()) and admit only that exact number."})
+    default void aGenerationCountsOnlyOnItsOwnResource() {
+        course().install(FUND_A, 3);
+        Worker worker = course().worker();
+
+        ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 3, "b-1", 5));
+
+        assertThat(onB).as("generation 3 is installed on fund-A only; fund-B still holds generation 1")
+                .isEqualTo(Rejected.unissued(3, 1));
+        assertThat(worker.apply(new ApplyRequest(FUND_B, 1, "b-2", 5)))
+                .as("fund-B's own generation 1 is still the one to present").isEqualTo(new Applied(FUND_B_START_VALUE + 5));
+    }
+
+    @Koan(edit = "FencedStore.apply and Authority.install",
+            teaches = "A resource the destination does not hold is rejected, and nothing is created for it.",
+            hints = {
+                "What does ledger.installedGeneration return for a resource that does not exist?",
+                "An empty OptionalLong: answer Rejected.unknownResource(request) in apply, and "
+                        + "new InstallResult.UnknownResource(resource) in install, before anything is written."})
+    default void anUnknownResourceIsRejectedAndNothingIsCreated() {
+        Worker worker = course().worker();
+        List<String> before = course().contents();
+
+        ApplyResult applied = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
+        InstallResult installed = course().install("fund-C", 2);
+
+        assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
+                .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
+        assertThat(installed).as("an install on fund-C, which does not exist")
+                .isEqualTo(new InstallResult.UnknownResource("fund-C"));
+        assertThat(course().contents()).as("every row of the database: nothing may be created or changed")
+                .isEqualTo(before);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A request without a request id is refused with an error naming the field, before any effect.",
+            hints = {
+                "The destination trusts nothing it is sent. What should happen before any SQL runs?",
+                "At the top of apply: if requestId is null or blank, throw new IllegalArgumentException(\"requestId "
+                        + "must not be null or blank\")."})
+    default void aRequestWithoutARequestIdIsRefusedBeforeAnyEffect() {
+        assertRefusedBeforeAnyEffect(course(), "requestId",
+                new ApplyRequest(FUND_A, 1, null, 5), new ApplyRequest(FUND_A, 1, "  ", 5));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A request without a resource is refused with an error naming the field, before any effect.",
+            hints = {
+                "The same check as 2.7, for another field.",
+                "If resource is null or blank, throw new IllegalArgumentException(\"resource must not be null or "
+                        + "blank\")."})
+    default void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
+        assertRefusedBeforeAnyEffect(course(), "resource",
+                new ApplyRequest(null, 1, "r1", 5), new ApplyRequest("", 1, "r1", 5));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "An oversized request id is refused: the destination bounds what it is asked to remember.",
+            hints = {
+                "ApplyRequest declares a limit for request ids. Do you enforce it?",
+                "The limit itself is allowed: only an id longer than the limit is refused.",
+                "If requestId.length() > ApplyRequest.MAX_REQUEST_ID_LENGTH, throw an IllegalArgumentException "
+                        + "whose message starts with \"requestId\"."})
+    default void anOversizedRequestIdIsRefused() {
+        assertRefusedBeforeAnyEffect(course(), "requestId",
+                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5));
+
+        assertThat(course().worker().apply(
+                        new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))
+                .as("a request id of exactly %d characters: the limit itself is allowed",
+                        ApplyRequest.MAX_REQUEST_ID_LENGTH)
+                .isEqualTo(new Applied(5));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A generation below 1 is malformed: generations start at 1 and only grow.",
+            hints = {
+                "Is 0 stale, unissued, or simply not a generation at all?",
+                "If generation <= 0, throw an IllegalArgumentException whose message starts with \"generation\"."})
+    default void aGenerationBelowOneIsRefused() {
+        assertRefusedBeforeAnyEffect(course(), "generation",
+                new ApplyRequest(FUND_A, 0, "r1", 5), new ApplyRequest(FUND_A, -1, "r1", 5));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A delta that would overflow the value is refused, and the value stays as it was.",
+            hints = {
+                "ledger.addToValue already refuses an overflow. Does anything in your apply swallow that error, "
+                        + "or write something before it?",
+                "Let the IllegalArgumentException from addToValue reach the caller, and write nothing before it."})
+    default void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
+        course().worker().apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
+
+        assertRefusedBeforeAnyEffect(course(), "delta", new ApplyRequest(FUND_A, 1, "one-more", 1));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A negative delta is an ordinary request: a withdrawal is admitted like a deposit.",
+            hints = {
+                "The contract bounds the generation, the request id and the resource, and refuses only a sum that "
+                        + "overflows. Does your apply refuse anything else?",
+                "A delta below zero is a withdrawal, not a malformed request: check it no differently from a deposit, "
+                        + "and let ledger.addToValue refuse only an overflow."})
+    default void aWithdrawalIsAnOrdinaryRequest() {
+        Worker worker = course().worker();
+
+        ApplyResult withdrawal = worker.apply(new ApplyRequest(FUND_B, 1, "w-1", -30));
+
+        assertThat(withdrawal).as("a withdrawal of 30 from fund-B, which holds %d: a delta below zero is as ordinary "
+                + "as one above", FUND_B_START_VALUE).isEqualTo(new Applied(FUND_B_START_VALUE - 30));
+        assertThat(course().value(FUND_B)).as("fund-B's value after the withdrawal").isEqualTo(FUND_B_START_VALUE - 30);
     }
 }

@@ -40,10 +40,10 @@ class Lesson3TransactionKoans extends CourseKoans {
     private static final String NEVER_SCRIPTED = "apply never called ledger.installedGeneration, where this moment "
             + "is scripted";
 
-    @Koan(value = "3.1", edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
+    @Koan(edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
             teaches = "While apply sits between its check and its effect, the authority cannot install a generation.",
             hints = {
-                "This is koan 1.4 again, inside your apply. What must still be held when the check is done?",
+                "This is lesson 1's last koan again, inside your apply. What must still be held when the check is done?",
                 "Write ImmediateTransaction.run (BEGIN IMMEDIATE, work, COMMIT; ROLLBACK on failure) and do "
                         + "apply's check and effect inside it. Authority.install needs the same: its own check and "
                         + "update inside ImmediateTransaction.run, answering InstallResult.Contended.",
@@ -66,7 +66,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(course.generation(FUND_A)).as("fund-A's generation after both").isEqualTo(1);
     }
 
-    @Koan(value = "3.2", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "BEGIN IMMEDIATE takes the write lock before the check; a deferred BEGIN would not.",
             hints = {
                 "A plain BEGIN takes no lock until the first write. Which lock does the check need to hold?",
@@ -84,7 +84,7 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .startsWith("busy");
     }
 
-    @Koan(value = "3.3", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "A second worker meeting the held lock is told Contended at once, not rejected.",
             hints = {
                 "With a busy timeout of 0, BEGIN IMMEDIATE fails at once when the lock is held. What does the "
@@ -105,7 +105,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
     }
 
-    @Koan(value = "3.4", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "Once the lock is released, the contended worker's retry goes through.",
             hints = {
                 "After a Contended answer, is the connection left inside a transaction?",
@@ -123,7 +123,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(retry).as("worker B's retry after A committed: 7 from A plus B's 5").isEqualTo(new Applied(12));
     }
 
-    @Koan(value = "3.5", edit = "ImmediateTransaction.run and Authority.install",
+    @Koan(edit = "ImmediateTransaction.run and Authority.install",
             teaches = "Contention and a stale generation are different causes: only contention is fixed by retrying.",
             hints = {
                 "Here the authority holds the lock while it installs generation 2. What must worker A hear then, "
@@ -149,7 +149,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 2));
     }
 
-    @Koan(value = "3.6", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "Nobody sees the effect before the commit: the check and the effect land together.",
             hints = {
                 "Another connection reads fund-A while apply has updated the value but not yet finished. What "
@@ -169,7 +169,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(reader.read(FUND_A).orElseThrow().value()).as("the same read after the commit").isEqualTo(7);
     }
 
-    @Koan(value = "3.7", edit = "ImmediateTransaction.run and Authority.install",
+    @Koan(edit = "ImmediateTransaction.run and Authority.install",
             teaches = "A worker paused on its own thread keeps the lock for the whole pause, however long.",
             hints = {
                 "The pause here is a real thread blocked on a latch, like a garbage-collection pause or a slow "
@@ -195,7 +195,7 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));
     }
 
-    @Koan(value = "3.8", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "A failure inside apply rolls the transaction back, so the lock is freed and the store works on.",
             hints = {
                 "After an exception, is your connection still inside BEGIN IMMEDIATE? Who else is then locked out?",
@@ -223,7 +223,7 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .isEqualTo(new Applied(3));
     }
 
-    @Koan(value = "3.9", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "Only a lock held elsewhere is contention: a transaction that cannot start for another reason fails.",
             hints = {
                 "Contended promises that a retry may succeed. Would any retry help a store whose connection is closed?",
@@ -246,7 +246,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(course.state(FUND_A)).as("fund-A after both failures").isEqualTo(new ResourceState(FUND_A, 1, 0));
     }
 
-    @Koan(value = "3.10", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "A reader inside an open transaction blocks the commit: apply answers Contended and leaves nothing.",
             hints = {
                 "BEGIN IMMEDIATE only reserves the write lock. Before COMMIT can write the file, every reader still "
@@ -272,7 +272,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(retry).as("worker A's retry once the reader finished").isEqualTo(new Applied(7));
     }
 
-    @Koan(value = "3.11", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "Every failure rolls back, an Error as much as an exception: no transaction stays open holding the lock.",
             hints = {
                 "An OutOfMemoryError or a StackOverflowError is no RuntimeException. Which failures does your catch "
@@ -300,7 +300,7 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .isEqualTo(new Applied(3));
     }
 
-    @Koan(value = "3.12", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "A malformed request is refused at once, even while the lock is held: Contended would invite a retry that cannot help.",
             hints = {
                 "Another connection holds the write lock, and a request arrives without a request id. What does "

@@ -2,33 +2,202 @@ package fencingkoans.koans;
 
 import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
+import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Contended;
+import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.destination.Destination.Worker;
 import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.FencedStore;
 import java.util.concurrent.atomic.AtomicReference;
+/**
+ * The koans of lesson 4 that hold on every destination, written in its file: {@link Lesson4DuplicateKoans} runs them on
+ * SQLite, and lesson 6 runs each of them again on PostgreSQL with hints in SQL of its own.
+ */
+interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
+
+    ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
+    ApplyRequest R2 = new ApplyRequest(FUND_A, 1, "r2", 5);
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "The same request sent twice under a valid generation is applied once; the repeat is replayed.",
+            hints = {
+                "Both sends carry the installed generation, so the generation check cannot tell them apart. "
+                        + "What can?",
+                "Inside the transaction, first ledger.findRecord(resource, requestId); when there is none, apply "
+                        + "and then ledger.storeRecord(request, newValue).",
+                "When a record exists with the same delta: return new ApplyResult.Replayed(record.resultValue())."})
+    default void theSameRequestSentTwiceIsAppliedOnce() {
+        Worker worker = course().worker();
+
+        ApplyResult first = worker.apply(R1);
+        ApplyResult second = worker.apply(R1);
+
+        assertThat(first).as("the first send of r1 (delta 7)").isEqualTo(new Applied(7));
+        assertThat(second).as("the second send of the very same r1").isEqualTo(new Replayed(7));
+        assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "The same request id with another delta is a conflict, not a replay.",
+            hints = {
+                "The record remembers the delta. Does your replay compare it with the one presented?",
+                "When record.delta() differs: return ApplyResult.Rejected.conflicting(request, record.delta())."})
+    default void theSameIdWithAnotherDeltaIsRejectedAsConflicting() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+
+        ApplyResult reused = worker.apply(new ApplyRequest(FUND_A, 1, "r1", 9));
+
+        assertThat(reused).as("r1 presented again with delta 9 instead of 7").isEqualTo(Rejected.conflicting(
+                new ApplyRequest(FUND_A, 1, "r1", 9), 7));
+        assertThat(course().value(FUND_A)).as("fund-A's value after the conflict").isEqualTo(7);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A replay answers with the original result, not the present value: a replay is never a read.",
+            hints = {
+                "Where does your Replayed value come from: the record, or the resource's value now?",
+                "The record's resultValue is what r1 was answered with when it was applied."})
+    default void aReplayAnswersWithTheOriginalResult() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+        worker.apply(R2);
+
+        ApplyResult replay = worker.apply(R1);
+
+        assertThat(replay).as("r1 returned 7 and r2 then took the value to 12; replaying r1").isEqualTo(new Replayed(7));
+        assertThat(course().value(FUND_A)).as("fund-A's value after the replay: still 12, nothing reduced; to learn "
+                + "the present value, a worker reads it").isEqualTo(12);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "Request ids are per resource: r1 on fund-A and r1 on fund-B are two requests.",
+            hints = {
+                "Which key do you look the record up by?",
+                "ledger.findRecord(request.resource(), request.requestId()): both parts of the key."})
+    default void requestIdsArePerResource() {
+        Worker worker = course().worker();
+
+        ApplyResult onA = worker.apply(R1);
+        ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, "r1", 7));
+
+        assertThat(onA).as("r1 on fund-A").isEqualTo(new Applied(7));
+        assertThat(onB).as("r1 on fund-B, a different resource").isEqualTo(new Applied(FUND_B_START_VALUE + 7));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A generation is not a duplicate check: two different requests in one generation both apply.",
+            hints = {
+                "A worker keeps its generation for many requests. What would 'one apply per generation' break?",
+                "Decide duplicates by the record for (resource, requestId) only, never by the generation."})
+    default void aGenerationIsNotADuplicateCheck() {
+        Worker worker = course().worker();
+
+        ApplyResult first = worker.apply(R1);
+        ApplyResult second = worker.apply(R2);
+
+        assertThat(first).as("r1 in generation 1").isEqualTo(new Applied(7));
+        assertThat(second).as("r2, another request in the same generation 1").isEqualTo(new Applied(12));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A worker whose response was lost learns the truth by replay, even after a new generation.",
+            hints = {
+                "r1 was applied, the answer never reached the worker, and then generation 2 was installed. If "
+                        + "the generation is checked first, what is the worker told about an effect that happened?",
+                "Look up the record before checking the generation: the record answers whatever is installed now."})
+    default void aLostResponseIsRecoveredByReplayEvenAfterANewGeneration() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+        course().install(FUND_A, 2);
+
+        ApplyResult retry = worker.apply(R1);
+
+        assertThat(retry).as("the worker retries r1 with generation 1 after its first answer was lost and "
+                + "generation 2 was installed: r1 did happen, and the answer must say so").isEqualTo(new Replayed(7));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A conflicting reuse of an id is reported as a conflict even after a new generation.",
+            hints = {
+                "Same order as 4.6: what does the record say, before any generation check?",
+                "Record found with another delta: Rejected.conflicting, whatever generation is installed."})
+    default void aConflictIsReportedAsConflictEvenAfterANewGeneration() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+        course().install(FUND_A, 2);
+        ApplyRequest reused = new ApplyRequest(FUND_A, 1, "r1", 9);
+
+        ApplyResult result = worker.apply(reused);
+
+        assertThat(result).as("r1 reused with delta 9 after generation 2 was installed")
+                .isEqualTo(Rejected.conflicting(reused, 7));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A retry sent under a newer generation is still answered from the record: the generation is not part of a request's identity.",
+            hints = {
+                "r1 was applied under generation 1, its answer was lost, and the worker sends r1 again after it got "
+                        + "generation 2. Which request is that: a new one, or r1?",
+                "A request is (resource, requestId). When a record exists, answer from it whatever generation the "
+                        + "retry presents: compare the deltas only, never the generations."})
+    default void aRetryUnderANewerGenerationIsAnsweredFromTheRecord() {
+        Worker worker = course().worker();
+        worker.apply(R1);
+        course().install(FUND_A, 2);
+
+        ApplyResult retry = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
+
+        assertThat(retry).as("r1 was applied under generation 1 and its answer lost; the worker, now holding "
+                + "generation 2, sends r1 again: it is the same request, and it did happen").isEqualTo(new Replayed(7));
+        assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "A rejected request leaves no record: sent again with the installed generation, it applies.",
+            hints = {
+                "r1 came with a stale generation and was rejected: nothing happened. What may the worker do once it "
+                        + "holds the installed generation, and what must your store have kept of the rejection?",
+                "Store a record only together with an applied delta (ledger.storeRecord after ledger.addToValue): "
+                        + "a record says 'this happened', and a rejection did not happen."})
+    default void aRejectedRequestLeavesNoRecord() {
+        Worker worker = course().worker();
+        course().install(FUND_A, 2);
+        ApplyResult stale = worker.apply(R1);
+
+        ApplyResult resent = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
+
+        assertThat(stale).as("r1 under generation 1 once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
+        assertThat(resent).as("the same r1 sent again by a worker that now holds generation 2: the rejection "
+                + "changed nothing, so r1 is new and applies").isEqualTo(new Applied(7));
+    }
+}
 
 /**
- * Lesson 4 on the SQLite file. Koans 4.1 to 4.7, 4.10 and 4.12 are in {@link Lesson4KoansOnEveryDestination}: they
- * hold on every destination, and lesson 6 runs them again on PostgreSQL. Koans 4.8, 4.9 and 4.11 use SQLite's seams,
- * so they are here; lesson 6 has its own koans for a duplicate in flight and for the order of lock and lookup.
+ * Lesson 4 on the SQLite file. The koans of {@link Lesson4OnEveryDestination}, at the start of this file, hold on
+ * every destination, and lesson 6 runs them again on PostgreSQL. The koans here use SQLite's seams, so they run on
+ * SQLite only; lesson 6 has its own koans for a duplicate in flight and for the order of lock and lookup.
  */
 @Lesson(value = 4, title = "Authority does not remove duplicates", page = "docs/lessons/4-duplicates.md")
-class Lesson4DuplicateKoans extends CourseKoans implements Lesson4KoansOnEveryDestination {
+class Lesson4DuplicateKoans extends CourseKoans implements Lesson4OnEveryDestination {
 
     @Interleaving
-    @Koan(value = "4.8", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "The record is stored in the effect's transaction: a duplicate in flight waits, then replays.",
             hints = {
                 "The duplicate arrives on another connection while the original has applied its delta but not "
@@ -50,7 +219,7 @@ class Lesson4DuplicateKoans extends CourseKoans implements Lesson4KoansOnEveryDe
         assertThat(course.records()).as("request records").containsExactly(FUND_A + "/r1");
     }
 
-    @Koan(value = "4.9", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "The effect and its record commit together: a failure after the record is stored undoes both.",
             hints = {
                 "Suppose the delta is committed first and the record stored in a later transaction. What does a "
@@ -73,7 +242,7 @@ class Lesson4DuplicateKoans extends CourseKoans implements Lesson4KoansOnEveryDe
     }
 
     @Interleaving
-    @Koan(value = "4.11", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "The record is looked up under the lock: a duplicate arriving right after the lookup waits its turn.",
             hints = {
                 "Lesson 1's stale read, again: 'there is no record for r1' is a fact about the moment of the lookup. "

@@ -28,7 +28,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
 
     private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
 
-    @Koan(value = "5.1", edit = "ImmediateTransaction.run",
+    @Koan(edit = "ImmediateTransaction.run",
             teaches = "A fault between the value update and the request record rolls both back: no half-done apply.",
             hints = {
                 "The fault comes after UPDATE and before the record. What is left if the update was committed alone?",
@@ -51,7 +51,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.value(FUND_A)).as("fund-A's value: the delta applied exactly once").isEqualTo(7);
     }
 
-    @Koan(value = "5.2", edit = "Counterexamples.writeAroundTheStore",
+    @Koan(edit = "Counterexamples.writeAroundTheStore",
             teaches = "A direct SQL write skips apply, and nothing stops it: every write path is part of the guarantee.",
             hints = {
                 "You are writing the attack, not a defence. Any program that can open the file can run SQL.",
@@ -70,7 +70,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
     }
 
-    @Koan(value = "5.3", edit = "Counterexamples.restoreGeneration",
+    @Koan(edit = "Counterexamples.restoreGeneration",
             teaches = "A recovery that restores an old generation makes the old worker's requests acceptable again.",
             hints = {
                 "The generation lives in the same table as the value. What does a restore from last night put back?",
@@ -88,7 +88,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 + "be as right as the generation it holds").isEqualTo(new Applied(7));
     }
 
-    @Koan(value = "5.4", edit = "Counterexamples.restoreCopy",
+    @Koan(edit = "Counterexamples.restoreCopy",
             teaches = "Restoring an old copy of the file forgets request records, so a replay applies again.",
             hints = {
                 "The request records live in the database file too. What does an older copy of the file not know?",
@@ -108,7 +108,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 + "same intent is applied a second time").isEqualTo(new Applied(7));
     }
 
-    @Koan(value = "5.5", edit = "Counterexamples.applyWithExternalCallInside",
+    @Koan(edit = "Counterexamples.applyWithExternalCallInside",
             teaches = "A call to an outside service made inside the transaction is not undone by its rollback.",
             hints = {
                 "Register an action at Checkpoint.AFTER_VALUE_UPDATE on store.checkpoints(), then apply.",
@@ -143,7 +143,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .hasSize(2);
     }
 
-    @Koan(value = "5.6", edit = "FencedStore.apply",
+    @Koan(edit = "FencedStore.apply",
             teaches = "Reopening the file keeps committed work and records, which proves a clean close, not a crash.",
             hints = {
                 "If this fails, something was not committed before the store was closed.",

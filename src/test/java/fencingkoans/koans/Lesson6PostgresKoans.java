@@ -1,6 +1,6 @@
 package fencingkoans.koans;
 
-import static fencingkoans.koans.Lesson4KoansOnEveryDestination.R1;
+import static fencingkoans.koans.Lesson4OnEveryDestination.R1;
 import static fencingkoans.pg.PgRole.BYSTANDER;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
@@ -15,11 +15,11 @@ import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.contract.ResourceState;
-import fencingkoans.harness.Koan;
-import fencingkoans.harness.Lesson;
-import fencingkoans.harness.OnPostgres;
 import fencingkoans.destination.Destination;
 import fencingkoans.destination.Destination.Worker;
+import fencingkoans.harness.AgainOnPostgres;
+import fencingkoans.harness.Koan;
+import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.koans.support.PgCourseKoans;
 import fencingkoans.pg.PgDatabase;
@@ -46,14 +46,17 @@ import org.junit.jupiter.api.TestClassOrder;
 class Lesson6PostgresKoans extends PgCourseKoans {
 
     /**
-     * Koans 6.20, 6.21 and 6.30 to 6.32 hold several sessions at once. They are not {@code @Interleaving}: each
-     * repeat round here creates a whole database, so the course check repeats them only when asked, with
+     * The koans with this tag hold several sessions at once. They are not {@code @Interleaving}: each repeat
+     * round here creates a whole database, so the course check repeats them only when asked, with
      * {@code -Dtest=RepeatRunCheck -Dcourse-check.repeat-tag=postgresql-contention}.
      */
     static final String CONTENTION_TAG = "postgresql-contention";
 
     /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
     private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
+
+    /** How the admitting function refuses a malformed request; the Java side turns it into IllegalArgumentException. */
+    private static final String SQL_REFUSAL = "RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = ";
 
     /** The koans of an earlier lesson, run on this lesson's database. */
     abstract class OnThisDatabase implements KoansOnEveryDestination {
@@ -66,33 +69,226 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(1)
-    @OnPostgres
-    @DisplayName("6.1 to 6.4: lesson 1 again, on PostgreSQL")
-    class StaleAuthority extends OnThisDatabase implements Lesson1KoansOnEveryDestination {
+    @DisplayName("lesson 1 again, on PostgreSQL")
+    class StaleAuthority extends OnThisDatabase implements Lesson1OnEveryDestination {
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The worker now calls fencing.apply_request, and all the checking happens inside the server. The comment "
+                    + "at the top of apply_request.sql lists the answers the Java side understands.",
+            "SELECT * INTO a variable FROM fencing.resources WHERE name = p_resource; if p_generation equals its "
+                    + "generation: UPDATE fencing.resources SET value = value + p_delta WHERE name = p_resource "
+                    + "RETURNING value INTO answer; outcome := 'applied'."})
+        public void aWorkerHoldingTheInstalledGenerationApplies() {
+            Lesson1OnEveryDestination.super.aWorkerHoldingTheInstalledGenerationApplies();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The authority's install is given code here. Which outcome does your function give when p_generation is "
+                    + "below the generation in the row?",
+            "IF p_generation < the row's generation THEN outcome := 'stale'; installed := the row's generation; RETURN; "
+                    + "END IF; and no UPDATE before it."})
+        public void aWorkerWhoseGenerationWasReplacedIsRejected() {
+            Lesson1OnEveryDestination.super.aWorkerWhoseGenerationWasReplacedIsRejected();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The Java side builds the rejection from your OUT parameters. Which one carries the installed generation?",
+            "Set installed := the row's generation before you RETURN with outcome 'stale'."})
+        public void theRejectionNamesThePresentedAndTheInstalledGeneration() {
+            Lesson1OnEveryDestination.super.theRejectionNamesThePresentedAndTheInstalledGeneration();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Generation 2 is now in fund-A's row. Does your function compare with that row, or with a fixed number?",
+            "Compare p_generation with the generation you selected from resources for p_resource, and nothing else."})
+        public void theWorkerHoldingTheNewGenerationIsAdmitted() {
+            Lesson1OnEveryDestination.super.theWorkerHoldingTheNewGenerationIsAdmitted();
+        }
     }
 
     @Nested
     @Order(2)
-    @OnPostgres
-    @DisplayName("6.5 to 6.12 and 6.27: lesson 2 again, on PostgreSQL")
-    class ContractPerResource extends OnThisDatabase implements Lesson2KoansOnEveryDestination {
+    @DisplayName("lesson 2 again, on PostgreSQL")
+    class ContractPerResource extends OnThisDatabase implements Lesson2OnEveryDestination {
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Which outcome does your function give a generation above the row's? 'stale' means installed once and "
+                    + "replaced since, and the check must be 'exactly', not 'at least'.",
+            "A generation above the row's was never issued: outcome := 'unissued'; installed := the row's generation; "
+                    + "RETURN;"})
+        public void aLargerGenerationInventedByTheWorkerIsRejected() {
+            Lesson2OnEveryDestination.super.aLargerGenerationInventedByTheWorkerIsRejected();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Generation 3 is installed on fund-A only. Which row does your function compare p_generation with?",
+            "Select the row WHERE name = p_resource, and compare with that row's generation alone."})
+        public void aGenerationCountsOnlyOnItsOwnResource() {
+            Lesson2OnEveryDestination.super.aGenerationCountsOnlyOnItsOwnResource();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "What does SELECT ... INTO leave in FOUND when no row matches? (The install on fund-C is given code here.)",
+            "IF NOT FOUND THEN outcome := 'unknown-resource'; RETURN; END IF; before any INSERT or UPDATE."})
+        public void anUnknownResourceIsRejectedAndNothingIsCreated() {
+            Lesson2OnEveryDestination.super.anUnknownResourceIsRejectedAndNothingIsCreated();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The function trusts nothing it is sent. What should happen, before any row is touched, when p_request_id "
+                    + "is NULL or blank?",
+            "IF p_request_id IS NULL OR btrim(p_request_id) = '' THEN " + SQL_REFUSAL + "'requestId must not be null "
+                    + "or blank'; END IF; the Java side turns SQLSTATE 22023 into an IllegalArgumentException."})
+        public void aRequestWithoutARequestIdIsRefusedBeforeAnyEffect() {
+            Lesson2OnEveryDestination.super.aRequestWithoutARequestIdIsRefusedBeforeAnyEffect();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The same check as 6.8, for p_resource. Without it, a NULL resource is simply not found.",
+            "IF p_resource IS NULL OR btrim(p_resource) = '' THEN " + SQL_REFUSAL + "'resource must not be null or "
+                    + "blank'; END IF;"})
+        public void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
+            Lesson2OnEveryDestination.super.aRequestWithoutAResourceIsRefusedBeforeAnyEffect();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "ApplyRequest.MAX_REQUEST_ID_LENGTH is 128. The function is the destination now: does it enforce the limit?",
+            "IF length(p_request_id) > 128 THEN " + SQL_REFUSAL + "'requestId is longer than 128 characters'; "
+                    + "END IF; an id of exactly 128 characters is allowed."})
+        public void anOversizedRequestIdIsRefused() {
+            Lesson2OnEveryDestination.super.anOversizedRequestIdIsRefused();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Is 0 stale, unissued, or simply not a generation at all?",
+            "IF p_generation < 1 THEN " + SQL_REFUSAL + "'generation must be at least 1'; END IF;"})
+        public void aGenerationBelowOneIsRefused() {
+            Lesson2OnEveryDestination.super.aGenerationBelowOneIsRefused();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "An overflowing bigint sum raises numeric_value_out_of_range (22003), which the Java side reports as a "
+                    + "refused delta. Does your function catch that error, or keep anything it wrote before it?",
+            "Let the error leave the function (no EXCEPTION block that swallows it): the failed call then undoes "
+                    + "everything it did."})
+        public void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
+            Lesson2OnEveryDestination.super.aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "The function refuses a malformed request id, resource or generation, and a sum beyond bigint. Does it "
+                    + "refuse anything else?",
+            "A delta below zero is a withdrawal: no IF on p_delta at all; value + p_delta raises 22003 only when the sum "
+                    + "leaves bigint."})
+        public void aWithdrawalIsAnOrdinaryRequest() {
+            Lesson2OnEveryDestination.super.aWithdrawalIsAnOrdinaryRequest();
+        }
     }
 
     @Nested
     @Order(3)
-    @OnPostgres
-    @DisplayName("6.13 to 6.19, 6.28 and 6.29: lesson 4 again, on PostgreSQL")
-    class Duplicates extends OnThisDatabase implements Lesson4KoansOnEveryDestination {
+    @DisplayName("lesson 4 again, on PostgreSQL")
+    class Duplicates extends OnThisDatabase implements Lesson4OnEveryDestination {
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Both sends carry the installed generation, so the generation check cannot tell them apart. Which table "
+                    + "remembers a request?",
+            "SELECT the record FROM fencing.request_records for (p_resource, p_request_id); when found with the "
+                    + "same delta: outcome := 'replayed'; answer := its result_value. When applying, INSERT INTO "
+                    + "fencing.request_records (resource, request_id, delta, generation, result_value) in the same call."})
+        public void theSameRequestSentTwiceIsAppliedOnce() {
+            Lesson4OnEveryDestination.super.theSameRequestSentTwiceIsAppliedOnce();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Your record lookup found r1. Does it compare the stored delta with p_delta?",
+            "When they differ: outcome := 'conflicting'; stored_delta := the record's delta; RETURN;"})
+        public void theSameIdWithAnotherDeltaIsRejectedAsConflicting() {
+            Lesson4OnEveryDestination.super.theSameIdWithAnotherDeltaIsRejectedAsConflicting();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Where does your answer for a replay come from: the record, or the row's value now?",
+            "answer := the record's result_value, the value r1 was answered with when it was applied."})
+        public void aReplayAnswersWithTheOriginalResult() {
+            Lesson4OnEveryDestination.super.aReplayAnswersWithTheOriginalResult();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Which columns does your record lookup compare?",
+            "WHERE resource = p_resource AND request_id = p_request_id: both parts of the key."})
+        public void requestIdsArePerResource() {
+            Lesson4OnEveryDestination.super.requestIdsArePerResource();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "A worker keeps its generation for many requests. What would 'one apply per generation' break?",
+            "Decide duplicates by the record for (p_resource, p_request_id) only, never by the generation."})
+        public void aGenerationIsNotADuplicateCheck() {
+            Lesson4OnEveryDestination.super.aGenerationIsNotADuplicateCheck();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "r1 was applied, its answer was lost, and then generation 2 was installed. Does your function look at "
+                    + "the record before or after the generation check?",
+            "Look the record up right after locking the row, before comparing generations."})
+        public void aLostResponseIsRecoveredByReplayEvenAfterANewGeneration() {
+            Lesson4OnEveryDestination.super.aLostResponseIsRecoveredByReplayEvenAfterANewGeneration();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Same order as 6.18: what does the record say, before any generation check?",
+            "Record found with another delta: outcome := 'conflicting', whatever generation is installed."})
+        public void aConflictIsReportedAsConflictEvenAfterANewGeneration() {
+            Lesson4OnEveryDestination.super.aConflictIsReportedAsConflictEvenAfterANewGeneration();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "r1 was applied under generation 1, and the worker sends r1 again under generation 2. Does your record "
+                    + "lookup, or the test after it, look at the generation?",
+            "IF FOUND: compare earlier.delta with p_delta alone; the stored generation plays no part in the answer."})
+        public void aRetryUnderANewerGenerationIsAnsweredFromTheRecord() {
+            Lesson4OnEveryDestination.super.aRetryUnderANewerGenerationIsAnsweredFromTheRecord();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "r1 came with a stale generation and was rejected. Does your function write anything before it returns "
+                    + "'stale'?",
+            "INSERT INTO fencing.request_records only next to the UPDATE that applies the delta, never on a rejection."})
+        public void aRejectedRequestLeavesNoRecord() {
+            Lesson4OnEveryDestination.super.aRejectedRequestLeavesNoRecord();
+        }
     }
 
     @Nested
     @Order(4)
-    @OnPostgres
     @Tag(CONTENTION_TAG)
-    @DisplayName("6.20 and 6.21: contention, the PostgreSQL way")
+    @DisplayName("contention, the PostgreSQL way")
     class Contention {
 
-        @Koan(value = "6.20", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A row locked by another transaction answers lock-not-available (55P03) at once: Contended.",
                 hints = {
                     "The authority's install holds fund-A's row until it commits. Does your SELECT wait for it? In "
@@ -115,7 +311,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "staleness is not").isEqualTo(Rejected.stale(1, 2));
         }
 
-        @Koan(value = "6.21", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A duplicate sent while the original is uncommitted is Contended, then replayed.",
                 hints = {
                     "The original's transaction has updated the value and stored the record, but not committed. "
@@ -142,17 +338,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(5)
-    @OnPostgres
-    @DisplayName("6.22 to 6.26: the direct-write path closed by privileges")
+    @DisplayName("the direct-write path closed by privileges")
     class DirectWritePath {
 
-        @Koan(value = "6.22", edit = "grants.sql",
+        @Koan(edit = "grants.sql",
                 teaches = "The worker's direct writes fail with insufficient privilege (42501) and change nothing.",
                 hints = {
                     "As found, the worker role may write both tables, as every program holding the SQLite file could "
-                            + "(koan 5.2). Which statement takes a privilege away?",
+                            + "(lesson 5 writes around the store). Which statement takes a privilege away?",
                     "REVOKE ALL ON ALL TABLES IN SCHEMA fencing FROM ${worker}, PUBLIC; and at the same time declare "
-                        + "the function SECURITY DEFINER (koan 6.23), or every apply fails with 42501 too."})
+                        + "the function SECURITY DEFINER (the next koan), or every apply fails with 42501 too."})
         void theWorkersDirectWritesFailWithInsufficientPrivilege() {
             Connection worker = course.session(WORKER);
             List<String> before = course.contents();
@@ -168,7 +363,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
         }
 
-        @Koan(value = "6.23", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A worker with no privilege on the tables still applies: the function runs with its owner's rights.",
                 hints = {
                     "Once the grants are revoked, a function that runs with the caller's rights fails like the direct "
@@ -184,7 +379,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(result).as("the same worker's apply through fencing.apply_request").isEqualTo(new Applied(7));
         }
 
-        @Koan(value = "6.24", edit = "grants.sql",
+        @Koan(edit = "grants.sql",
                 teaches = "A role without the grant cannot call the function: EXECUTE is revoked from PUBLIC.",
                 hints = {
                     "PostgreSQL gives EXECUTE on every new function to PUBLIC, that is to every role on the server.",
@@ -201,7 +396,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
         }
 
-        @Koan(value = "6.25", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A fixed search_path keeps a caller's temporary table from standing in for the real one.",
                 hints = {
                     "A session's own temporary schema is searched first for tables unless the search_path names it. "
@@ -222,10 +417,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(course.contents()).as("every row of both tables after the attempt").isEqualTo(before);
         }
 
-        @Koan(value = "6.26", edit = "grants.sql",
+        @Koan(edit = "grants.sql",
                 teaches = "The owner can still write directly: the guarantee now depends on who holds which role.",
                 hints = {
-                    "This koan passes once the worker is refused (koan 6.22). Read it for its second half.",
+                    "This koan passes once the worker's direct writes are refused (the first koan here). Read it for "
+                            + "its second half.",
                     "No grant binds the owner of a table. Whoever holds the owner role (a migration, an administrator, "
                             + "a leaked password) writes around the function, and nothing in the database can tell."})
         void theOwnerCanStillWriteDirectly() {
@@ -245,12 +441,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(6)
-    @OnPostgres
     @Tag(CONTENTION_TAG)
-    @DisplayName("6.30 to 6.32: the row lock comes before everything the function decides")
+    @DisplayName("the row lock comes before everything the function decides")
     class TheLockComesFirst {
 
-        @Koan(value = "6.30", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A row another session holds FOR SHARE is contention too: the function's lock excludes every sharer.",
                 hints = {
                     "FOR SHARE lets several sessions hold a row together, and none of them may change it meanwhile. "
@@ -271,10 +466,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(afterwards).as("the same request once the sharer committed").isEqualTo(new Applied(7));
         }
 
-        @Koan(value = "6.31", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "The function locks the row before it reads the request record: a held row is met before any lookup.",
                 hints = {
-                    "Koan 4.11 on SQLite: 'r1 has no record' stays true only while nobody else can store r1. Does your "
+                    "Lesson 4's last koan, on SQLite: 'r1 has no record' stays true only while nobody else can store r1. Does your "
                             + "function read fencing.request_records before or after it holds the row?",
                     "SELECT ... FROM fencing.resources ... FOR UPDATE NOWAIT first, the record lookup after it: here a "
                             + "second session holds the whole record table, and only a function that meets the held "
@@ -298,10 +493,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "can be stale before it locks").isEqualTo(new Contended(FUND_A));
         }
 
-        @Koan(value = "6.32", edit = "apply_request.sql",
+        @Koan(edit = "apply_request.sql",
                 teaches = "A malformed request is refused even while its row is held: no retry can make it well-formed.",
                 hints = {
-                    "Koan 3.12 on SQLite. An uncommitted install holds fund-A's row, and a request with a blank id "
+                    "Lesson 3's last koan, on SQLite. An uncommitted install holds fund-A's row, and a request with a blank id "
                             + "arrives. What does your function do first: check the request, or lock the row?",
                     "Every RAISE of invalid_parameter_value comes before the SELECT ... FOR UPDATE NOWAIT."})
         void aMalformedRequestIsRefusedEvenWhileItsRowIsHeld() throws SQLException {

@@ -61,7 +61,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     /** How long a koan waits for an answer from the learner's code before it calls it a hang. */
     private static final long PATIENCE_SECONDS = 30;
 
-    @Koan(value = "7.1", edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
             teaches = "The first lease holder gets a generation from ZooKeeper's counter, and the destination admits "
                     + "its apply.",
             hints = {
@@ -89,7 +89,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(applied).as("worker A's apply with the generation of its lease").isEqualTo(new Applied(5));
     }
 
-    @Koan(value = "7.2", edit = "LeaseIssuer.grant",
+    @Koan(edit = "LeaseIssuer.grant",
             teaches = "While one worker holds the lease, a second is refused, and nothing is issued or installed.",
             hints = {
                 "The lease is one ephemeral node. What does a second create of the same path meet, and what must "
@@ -110,7 +110,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isEqualTo(leaseA.generation());
     }
 
-    @Koan(value = "7.3", edit = "LeaseIssuer.holds and LeaseIssuer.release",
+    @Koan(edit = "LeaseIssuer.holds and LeaseIssuer.release",
             teaches = "The next holder gets a strictly higher generation, the first holder's next apply is rejected "
                     + "as stale, and a late release by the first holder frees nothing.",
             hints = {
@@ -148,7 +148,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     @Interleaving
-    @Koan(value = "7.4", edit = "LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.nextGeneration",
             teaches = "Two issuers race for one counter: exactly one compare-and-set wins, the other reads again, and "
                     + "no generation is handed out twice.",
             hints = {
@@ -179,7 +179,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     @Interleaving
-    @Koan(value = "7.5", edit = "LeaseIssuer.holds",
+    @Koan(edit = "LeaseIssuer.holds",
             teaches = "A worker whose session expired during a pause still believes it holds the lease; its write is "
                     + "rejected by the destination, not by the lease.",
             hints = {
@@ -208,7 +208,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(course.value(FUND_A)).as("fund-A's value").isZero();
     }
 
-    @Koan(value = "7.6", edit = "LeaseIssuer.grant",
+    @Koan(edit = "LeaseIssuer.grant",
             teaches = "Without a quorum no generation is issued: the grant answers Unavailable in bounded time, "
                     + "nothing is installed, and after the restart issuing goes on strictly higher.",
             hints = {
@@ -256,7 +256,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isEqualTo(leaseOf(afterRestart).generation());
     }
 
-    @Koan(value = "7.7", edit = "LeaseIssuer.grant",
+    @Koan(edit = "LeaseIssuer.grant",
             teaches = "A generation issued but never installed leaves a gap, and the gap is harmless: the next one is "
                     + "higher and admitted, and the skipped one is never accepted.",
             hints = {
@@ -292,7 +292,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(withB).as("worker B's apply with generation 3").isEqualTo(new Applied(5));
     }
 
-    @Koan(value = "7.8", edit = "LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.nextGeneration",
             teaches = "The counter survives a restart of the whole ensemble, so a new issuer never hands out a "
                     + "number twice.",
             hints = {
@@ -314,7 +314,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(counter(FUND_A)).as("the counter after the restart").isEqualTo(4);
     }
 
-    @Koan(value = "7.9", edit = "LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.nextGeneration",
             teaches = "Only the issuer's identity may change the counter: a worker's client is refused with NoAuth.",
             hints = {
                 "Who may write the counter node, and its parent, is decided when they are created. What ACL did "
@@ -342,7 +342,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
     }
 
-    @Koan(value = "7.10", edit = "LeaseIssuer.grant",
+    @Koan(edit = "LeaseIssuer.grant",
             teaches = "The destination's rule binds the issuer too: a generation it refuses to install is no grant, "
                     + "and the lease is given back.",
             hints = {

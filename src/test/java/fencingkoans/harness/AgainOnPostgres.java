@@ -4,19 +4,19 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.Test;
 
 /**
- * Marks a koan that holds on every destination: lesson 6 runs the very same method again on PostgreSQL, where it
- * has its own number and hints, and the learner makes it pass in SQL. What the koan teaches stays the same.
+ * A koan of lesson 6 that runs an earlier lesson's koan again on PostgreSQL: the method overrides that koan and
+ * calls its body, so what it teaches stays the same, while the file to edit and the hints speak SQL. Its number is
+ * its place in lesson 6, like any other koan's.
  */
+@Test
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
-public @interface AlsoOnPostgres {
+public @interface AgainOnPostgres {
 
-    /** Its number in lesson 6, for example "6.1". */
-    String value();
-
-    /** The file to edit when it runs on PostgreSQL. */
+    /** The file to edit on PostgreSQL. */
     String edit() default "apply_request.sql";
 
     /** At least two, in SQL terms: a nudge first, nearly the answer last. */
