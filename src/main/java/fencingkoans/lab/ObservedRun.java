@@ -67,8 +67,7 @@ public final class ObservedRun {
         try (Scene scene = new Scene(directory.resolve("scenario-" + started + ".db"), out)) {
             scenario.run(scene);
         } catch (NotWrittenYet stub) {
-            out.println("  stopped: " + stub.method() + " is not written yet (koan " + stub.koans() + ", "
-                    + stub.file() + ")");
+            out.println("  stopped: " + stub.method() + " is not written yet (" + stub.file() + ")");
             missing.add(title + ": " + stub.method());
         } catch (RuntimeException e) {
             throw e;

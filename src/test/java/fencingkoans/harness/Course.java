@@ -67,7 +67,7 @@ public final class Course {
      * the manifest (a test's fixture) is numbered on its own, without twins.
      */
     public static LessonEntry lesson(Class<?> lessonClass) {
-        Class<?> file = outermost(lessonClass);
+        Class<?> file = lessonOf(lessonClass);
         List<LessonEntry> lessons = LESSON_CLASSES.contains(file.getName()) ? lessons() : withCards(List.of(file));
         return lessons.stream().filter(lesson -> lesson.testClass().getName().equals(file.getName())).findFirst().orElseThrow();
     }
@@ -169,13 +169,13 @@ public final class Course {
         return method.isAnnotationPresent(Koan.class) || method.isAnnotationPresent(AgainOnPostgres.class);
     }
 
-    /** The top-level class a class is written in: its file. */
-    private static Class<?> outermost(Class<?> type) {
-        Class<?> outer = type;
-        while (outer.getEnclosingClass() != null) {
-            outer = outer.getEnclosingClass();
+    /** The class marked {@code @Lesson} that {@code type} is, or is nested in. */
+    private static Class<?> lessonOf(Class<?> type) {
+        Class<?> lesson = type;
+        while (!lesson.isAnnotationPresent(Lesson.class) && lesson.getEnclosingClass() != null) {
+            lesson = lesson.getEnclosingClass();
         }
-        return outer;
+        return lesson;
     }
 
     /** The class, then its {@code @Nested} classes: lesson 6 groups its koans in those. */

@@ -1,5 +1,6 @@
 package fencingkoans.harness;
 
+import fencingkoans.contract.NotWrittenYet;
 import java.util.List;
 
 /**
@@ -8,7 +9,7 @@ import java.util.List;
  */
 final class ExerciseFiles {
 
-    static final String FOLDER = "exercises/src/main/java/fencingkoans/store/";
+    static final String FOLDER = NotWrittenYet.EXERCISES + "fencingkoans/store/";
     static final String SQL_FOLDER = "exercises/src/main/resources/fencingkoans/pg/";
 
     private ExerciseFiles() {

@@ -14,24 +14,22 @@ import java.sql.Connection;
  */
 public final class Counterexamples {
 
-    private static final String FILE = "exercises/src/main/java/fencingkoans/store/Counterexamples.java";
-
     private Counterexamples() {
     }
 
     /** Sets the value with plain SQL ({@code UPDATE resources ...}), as any program holding the file could. */
     public static void writeAroundTheStore(Connection connection, String resource, long newValue) {
-        throw new NotWrittenYet("5.2", FILE, "Counterexamples.writeAroundTheStore");
+        throw new NotWrittenYet();
     }
 
     /** A careless recovery: puts an older generation back on the resource, with plain SQL. */
     public static void restoreGeneration(Connection connection, String resource, long oldGeneration) {
-        throw new NotWrittenYet("5.3", FILE, "Counterexamples.restoreGeneration");
+        throw new NotWrittenYet();
     }
 
     /** Another careless recovery: replaces the live database file with an older copy of it. */
     public static void restoreCopy(Path oldCopy, Path liveFile) {
-        throw new NotWrittenYet("5.4", FILE, "Counterexamples.restoreCopy");
+        throw new NotWrittenYet();
     }
 
     /**
@@ -40,6 +38,6 @@ public final class Counterexamples {
      */
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {
-        throw new NotWrittenYet("5.5", FILE, "Counterexamples.applyWithExternalCallInside");
+        throw new NotWrittenYet();
     }
 }

@@ -36,8 +36,7 @@ public final class FencedStore implements AutoCloseable {
      * Lesson 4: look up the request record first, inside the transaction, and store one with every applied result.
      */
     public ApplyResult apply(ApplyRequest request) {
-        throw new NotWrittenYet("1.1", "exercises/src/main/java/fencingkoans/store/FencedStore.java",
-                "FencedStore.apply");
+        throw new NotWrittenYet();
     }
 
     public Optional<ResourceState> read(String resource) {

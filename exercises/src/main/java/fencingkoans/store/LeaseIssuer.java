@@ -12,8 +12,6 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class LeaseIssuer {
 
-    private static final String FILE = "exercises/src/main/java/fencingkoans/store/LeaseIssuer.java";
-
     private final CuratorFramework zookeeper;
     private final Authority authority;
 
@@ -30,7 +28,7 @@ public final class LeaseIssuer {
      * the lease was taken gives it back.
      */
     public LeaseResult grant(CuratorFramework worker, String resource) throws Exception {
-        throw new NotWrittenYet("7.1", FILE, "LeaseIssuer.grant");
+        throw new NotWrittenYet();
     }
 
     /**
@@ -39,16 +37,16 @@ public final class LeaseIssuer {
      * {@code Identity.counterAcl()} on it and on its parents.
      */
     public long nextGeneration(String resource) throws Exception {
-        throw new NotWrittenYet("7.1", FILE, "LeaseIssuer.nextGeneration");
+        throw new NotWrittenYet();
     }
 
     /** Lesson 7: whether the worker's own session owns the lease node right now. */
     public boolean holds(CuratorFramework worker, Lease lease) throws Exception {
-        throw new NotWrittenYet("7.3", FILE, "LeaseIssuer.holds");
+        throw new NotWrittenYet();
     }
 
     /** Lesson 7: give the lease back, if the worker still holds it; the counter stays. */
     public void release(CuratorFramework worker, Lease lease) throws Exception {
-        throw new NotWrittenYet("7.3", FILE, "LeaseIssuer.release");
+        throw new NotWrittenYet();
     }
 }

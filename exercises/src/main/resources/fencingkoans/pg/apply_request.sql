@@ -16,10 +16,11 @@
 --   fencing.request_records (resource text, request_id text, delta bigint, generation bigint,
 --                            result_value bigint, PRIMARY KEY (resource, request_id))
 --
--- Koans 6.1 to 6.19 and 6.27 to 6.29 are the koans of lessons 1, 2 and 4, run again on this database.
+-- Lesson 6 starts with the koans of lessons 1, 2 and 4 that hold on every destination, run on this database.
 -- Write it yourself: the same order as FencedStore.apply, a lock that does not wait, the rights of the owner
 -- (not of the caller: SECURITY DEFINER, here or in grants.sql, both work), and a search_path that nothing the
--- caller creates can get into. Koan 6.12 passes once a delta is applied: a bigint overflow raises 22003 by itself.
+-- caller creates can get into. The overflow koan passes once a delta is applied: a bigint overflow raises 22003
+-- by itself.
 CREATE FUNCTION fencing.apply_request(
         p_resource text, p_generation bigint, p_request_id text, p_delta bigint,
         OUT outcome text, OUT answer bigint, OUT installed bigint, OUT stored_delta bigint)
