@@ -116,8 +116,8 @@ final class ModelCheck {
                 + "After the last of these the model answered  " + last.expected()
                 + "\n                       and the store answered " + last.actual()
                 + "\nThe model holds    " + last.expectedRows() + "\nThe database holds " + last.actualRows()
-                + "\nRe-run this sequence alone: ./mvnw -B test -Pevidence -Dtest=" + replayTest
-                + " -Devidence.seed=" + seed + "\n";
+                + "\nRe-run this sequence alone: ./mvnw -B -Psolutions test-compile surefire:test@evidence"
+                + " -Dtest=" + replayTest + " -Devidence.seed=" + seed + "\n";
     }
 
     private Optional<Mismatch> compare(Step step, ContractModel model, StoreUnderTest store) {
