@@ -2,20 +2,23 @@ package fencingkoans.evidence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import fencingkoans.destination.Destination;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.LongStream;
 
 /**
  * Runs step sequences on a fresh course database and on the {@link ContractModel} side by side, comparing
  * every answer and the whole database after every step. A disagreement is reported with its seed, the
- * shortest failing prefix, and that prefix reduced to the steps that matter. The database is SQLite or
- * PostgreSQL: {@code freshStore} gives one in its start state for each run.
+ * shortest failing prefix, and that prefix reduced to the steps that matter. The destination is SQLite or
+ * PostgreSQL: {@code freshDestination} gives one in its start state for each run, and {@code connectionsOn} opens
+ * what the run holds on it.
  */
-final class ModelCheck {
+final class ModelCheck<D extends Destination> {
 
     static final int MAX_STEPS = Integer.getInteger("evidence.maxSteps", 60);
     static final long MASTER_SEED = Long.getLong("evidence.masterSeed", 20_261_130L);
@@ -24,13 +27,15 @@ final class ModelCheck {
     record Mismatch(Object expected, Object actual, List<String> expectedRows, List<String> actualRows) {
     }
 
-    private final Supplier<StoreUnderTest> freshStore;
+    private final Supplier<D> freshDestination;
+    private final Function<D, SequenceConnections> connectionsOn;
     /** The test method that replays one seed, as "Class#method". */
     private final String replayTest;
     private long comparedSteps;
 
-    ModelCheck(Supplier<StoreUnderTest> freshStore, String replayTest) {
-        this.freshStore = freshStore;
+    ModelCheck(Supplier<D> freshDestination, Function<D, SequenceConnections> connectionsOn, String replayTest) {
+        this.freshDestination = freshDestination;
+        this.connectionsOn = connectionsOn;
         this.replayTest = replayTest;
     }
 
@@ -40,12 +45,12 @@ final class ModelCheck {
         int length = generator.length(maxSteps);
         List<Step> steps = new ArrayList<>();
         ContractModel model = new ContractModel();
-        Optional<Mismatch> mismatch = onFreshDatabase(store -> {
+        Optional<Mismatch> mismatch = onFreshDatabase(run -> {
             for (int i = 0; i < length; i++) {
                 Step generated = generator.next(model);
-                Step step = store.injectsFaults() ? generated : generated.withoutFault();
+                Step step = run.held.seams().isPresent() ? generated : generated.withoutFault();
                 steps.add(step);
-                Optional<Mismatch> found = compare(step, model, store);
+                Optional<Mismatch> found = compare(step, model, run);
                 if (found.isPresent()) {
                     return found;
                 }
@@ -83,9 +88,9 @@ final class ModelCheck {
     /** Runs a fixed list of steps; the first disagreement, if any. */
     Optional<Mismatch> replay(List<Step> steps) {
         ContractModel model = new ContractModel();
-        return onFreshDatabase(store -> {
+        return onFreshDatabase(run -> {
             for (Step step : steps) {
-                Optional<Mismatch> found = compare(step, model, store);
+                Optional<Mismatch> found = compare(step, model, run);
                 if (found.isPresent()) {
                     return found;
                 }
@@ -120,31 +125,45 @@ final class ModelCheck {
                 + " -Dtest=" + replayTest + " -Devidence.seed=" + seed + "\n";
     }
 
-    private Optional<Mismatch> compare(Step step, ContractModel model, StoreUnderTest store) {
+    private Optional<Mismatch> compare(Step step, ContractModel model, Run run) {
         comparedSteps++;
         Object expected = step.onModel(model);
         Object actual;
         try {
-            actual = step.onStore(store);
+            if (step instanceof Step.Reopen) {
+                run.reopen();
+            }
+            actual = step.onStore(run.held);
         } catch (RuntimeException e) {
             actual = Step.thrown(e);
         }
         List<String> expectedRows = model.contents();
-        List<String> actualRows = store.contents();
+        List<String> actualRows = run.held.contents().get();
         return Objects.equals(expected, actual) && expectedRows.equals(actualRows)
                 ? Optional.empty()
                 : Optional.of(new Mismatch(expected, actual, expectedRows, actualRows));
     }
 
-    private interface Run {
-        Optional<Mismatch> on(StoreUnderTest store);
+    /** One sequence's fresh destination and the connections it holds on it now. */
+    private final class Run {
+        final D destination;
+        SequenceConnections held;
+
+        Run(D destination) {
+            this.destination = destination;
+            this.held = connectionsOn.apply(destination);
+        }
+
+        /** Closes every connection the destination opened and opens new ones. */
+        void reopen() {
+            destination.close();
+            held = connectionsOn.apply(destination);
+        }
     }
 
-    private Optional<Mismatch> onFreshDatabase(Run run) {
-        try (StoreUnderTest store = freshStore.get()) {
-            return run.on(store);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not run a sequence on a fresh database", e);
+    private Optional<Mismatch> onFreshDatabase(Function<Run, Optional<Mismatch>> steps) {
+        try (D destination = freshDestination.get()) {
+            return steps.apply(new Run(destination));
         }
     }
 

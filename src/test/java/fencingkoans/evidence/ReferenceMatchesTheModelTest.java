@@ -6,10 +6,15 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ResourceState;
+import fencingkoans.destination.SqliteDestination;
 import fencingkoans.store.FencedStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,18 +34,17 @@ class ReferenceMatchesTheModelTest {
 
     @Test
     void everyRandomSequenceAgreesWithTheModel() {
-        new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY)
-                .assertEverySequenceAgrees(SEQUENCES, "SQLite");
+        modelCheck(FencedStore::apply).assertEverySequenceAgrees(SEQUENCES, "SQLite");
     }
 
     @Test
     void aGivenSeedReplaysAlone() {
-        new ModelCheck(SqliteStore.freshIn(work, SqliteStore.THROUGH_APPLY), REPLAY).assertTheGivenSeedAgrees();
+        modelCheck(FencedStore::apply).assertTheGivenSeedAgrees();
     }
 
     @Test
     void theCheckCatchesAStoreThatTrustsAGenerationReadBeforeTheRecord() {
-        ModelCheck check = new ModelCheck(SqliteStore.freshIn(work, GENERATION_BEFORE_RECORD), REPLAY);
+        ModelCheck<SqliteDestination> check = modelCheck(GENERATION_BEFORE_RECORD);
 
         Optional<String> failure = check.firstFailure(SEQUENCES);
 
@@ -59,4 +63,24 @@ class ReferenceMatchesTheModelTest {
                         ? Rejected.stale(request.generation(), earlier.get().generation())
                         : store.apply(request);
             };
+
+    /**
+     * Each sequence on a new course database in place of the last one, so that one file at a time is on disk, with
+     * its worker's store reached through {@code applyPath}.
+     */
+    private ModelCheck<SqliteDestination> modelCheck(BiFunction<FencedStore, ApplyRequest, ApplyResult> applyPath) {
+        return new ModelCheck<>(() -> SqliteDestination.createIn(emptied(work)),
+                course -> SequenceConnections.on(course, applyPath), REPLAY);
+    }
+
+    private static Path emptied(Path directory) {
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("emptying " + directory, e);
+        }
+        return directory;
+    }
 }

@@ -13,10 +13,10 @@ sealed interface Step {
     /** The model's answer; the model moves on as the contract says. */
     Object onModel(ContractModel model);
 
-    /** The real answer, an exception included: a store that throws where the model answers is a divergence. */
-    Object onStore(StoreUnderTest store);
+    /** The real answer, an exception included: a destination that throws where the model answers is a divergence. */
+    Object onStore(SequenceConnections held);
 
-    /** The same step on a store that cannot inject faults: an apply with a fault becomes a plain apply. */
+    /** The same step for a worker without seams: an apply with a fault becomes a plain apply. */
     default Step withoutFault() {
         return this;
     }
@@ -26,8 +26,8 @@ sealed interface Step {
             return model.install(resource, generation);
         }
 
-        public Object onStore(StoreUnderTest store) {
-            return store.install(resource, generation);
+        public Object onStore(SequenceConnections held) {
+            return held.authority().install(resource, generation);
         }
     }
 
@@ -36,8 +36,8 @@ sealed interface Step {
             return model.apply(request);
         }
 
-        public Object onStore(StoreUnderTest store) {
-            return store.apply(request);
+        public Object onStore(SequenceConnections held) {
+            return held.worker().apply(request);
         }
     }
 
@@ -47,8 +47,8 @@ sealed interface Step {
             return reachesTheFault(model) ? thrown(new InjectedFault(where)) : model.apply(request);
         }
 
-        public Object onStore(StoreUnderTest store) {
-            return store.applyFailingAt(request, where);
+        public Object onStore(SequenceConnections held) {
+            return held.applyFailingAt(request, where);
         }
 
         @Override
@@ -73,8 +73,8 @@ sealed interface Step {
             return model.read(resource);
         }
 
-        public Object onStore(StoreUnderTest store) {
-            return store.read(resource);
+        public Object onStore(SequenceConnections held) {
+            return held.read().apply(resource);
         }
     }
 
@@ -84,8 +84,8 @@ sealed interface Step {
             return "reopened";
         }
 
-        public Object onStore(StoreUnderTest store) {
-            store.reopen();
+        /** {@link ModelCheck} closes and opens the connections: a step sees only what the sequence holds. */
+        public Object onStore(SequenceConnections held) {
             return "reopened";
         }
     }
