@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -24,9 +27,13 @@ import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
+import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.FourLetterWordMain;
+import org.apache.zookeeper.client.StaticHostProvider;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.X509Exception;
 import org.apache.zookeeper.util.ServiceUtils;
 
@@ -36,6 +43,12 @@ import org.apache.zookeeper.util.ServiceUtils;
  * a restart of every server. Each disturbance is made to happen; none is waited for on a clock.
  */
 public final class Ensemble implements AutoCloseable {
+
+    /**
+     * Set in a JVM that runs the koans again and again (watch mode), to the folder for the servers' data: lesson 7
+     * then uses {@link #kept}.
+     */
+    public static final String KEEP_BETWEEN_RUNS = "fencing.ensemble.keep-in";
 
     private static final int SERVERS = 3;
     private static final int LOWEST_PORT = 20_000;
@@ -56,8 +69,14 @@ public final class Ensemble implements AutoCloseable {
     /** How often the wait for a quorum tries again, and how long each try waits for a connection. */
     private static final int PROBE_INTERVAL_MS = 100;
 
+    private static Ensemble kept;
+
     private final TestingCluster cluster;
     private final List<TestingZooKeeperServer> stopped = new ArrayList<>();
+    /** How many namespaces it has handed out: each is new, on a kept ensemble over every run too. */
+    private final AtomicInteger namespaces = new AtomicInteger();
+    /** Set on the ensemble {@link #kept} for later runs: {@link #close()} leaves it serving, the JVM's exit stops it. */
+    private Thread stopAtExit;
 
     private Ensemble(TestingCluster cluster) {
         this.cluster = cluster;
@@ -92,6 +111,44 @@ public final class Ensemble implements AutoCloseable {
     }
 
     /**
+     * The ensemble watch mode keeps between its runs, in {@code directory}: started by the first run that needs one,
+     * and stopped when the JVM exits. Each later run finds it serving: servers that a koan stopped and did not start
+     * again (it failed halfway) are started first, and an ensemble that cannot serve any more is replaced.
+     */
+    public static synchronized Ensemble kept(Path directory) {
+        if (kept != null) {
+            try {
+                kept.restartStoppedServers();
+                return kept;
+            } catch (RuntimeException broken) {
+                Runtime.getRuntime().removeShutdownHook(kept.stopAtExit);
+                kept.stop();
+                kept = null;
+            }
+        }
+        deleteEverythingIn(directory);
+        Ensemble started = start(directory);
+        started.stopAtExit = new Thread(started::stop, "ZooKeeper ensemble stopped at exit");
+        Runtime.getRuntime().addShutdownHook(started.stopAtExit);
+        kept = started;
+        return kept;
+    }
+
+    /** What an earlier watch process left there: a kept ensemble starts from empty servers too. */
+    private static void deleteEverythingIn(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(directory)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not empty " + directory + " for the ZooKeeper ensemble", e);
+        }
+    }
+
+    /**
      * A port nothing listens on, below every operating system's range of ephemeral ports (Linux starts at 32768,
      * others at 49152). Curator's own choice comes from that range, where any outgoing connection, a client of this
      * very ensemble among them, may take the port of a stopped server before it starts again.
@@ -116,6 +173,11 @@ public final class Ensemble implements AutoCloseable {
         return cluster.getConnectString();
     }
 
+    /** A namespace no client of this ensemble has used yet, for one koan's nodes. */
+    public String newNamespace() {
+        return "koan-" + namespaces.incrementAndGet();
+    }
+
     /**
      * A connected client that authenticates as {@code identity} and sees only {@code namespace}. It does not retry:
      * without a quorum, an operation fails once it has waited {@value #CONNECTION_TIMEOUT_MS} ms for a connection.
@@ -129,6 +191,7 @@ public final class Ensemble implements AutoCloseable {
                 .sessionTimeoutMs(SESSION_TIMEOUT_MS)
                 .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
                 .retryPolicy(new RetryNTimes(0, 0))
+                .zkClientConfig(clientConfig())
                 .zookeeperFactory(client.zookeeperFactory())
                 .build();
         client.attach(curator);
@@ -160,7 +223,9 @@ public final class Ensemble implements AutoCloseable {
                 if (event.getState() == KeeperState.SyncConnected) {
                     joined.countDown();
                 }
-            }, handle.getSessionId(), handle.getSessionPasswd());
+            }, handle.getSessionId(), handle.getSessionPasswd(), false,
+                    new StaticHostProvider(new ConnectStringParser(connectString()).getServerAddresses()),
+                    clientConfig());
             try {
                 if (!joined.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
                     throw new IllegalStateException("could not join the session to expire it within " + PATIENCE);
@@ -189,8 +254,14 @@ public final class Ensemble implements AutoCloseable {
         stop(servers.stream().filter(server -> server != leader).findFirst().orElseThrow());
     }
 
-    /** Starts the servers {@link #stopTwoServers} stopped, and returns once the ensemble serves again. */
+    /**
+     * Starts the servers {@link #stopTwoServers} stopped, and returns once the ensemble serves again; with none
+     * stopped it does nothing.
+     */
     public void restartStoppedServers() {
+        if (stopped.isEmpty()) {
+            return;
+        }
         startTogether(List.copyOf(stopped));
         stopped.clear();
         awaitServing();
@@ -205,13 +276,30 @@ public final class Ensemble implements AutoCloseable {
         awaitServing();
     }
 
+    /** Stops the servers, unless this is the ensemble {@link #kept} for later runs. */
     @Override
     public void close() {
+        if (stopAtExit == null) {
+            stop();
+        }
+    }
+
+    private void stop() {
         try {
             cluster.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not stop the ZooKeeper ensemble", e);
         }
+    }
+
+    /**
+     * How every client here talks to the servers: through Netty. ZooKeeper's default socket sleeps 100 ms in every
+     * close, and a koan closes three to six clients.
+     */
+    private static ZKClientConfig clientConfig() {
+        ZKClientConfig config = new ZKClientConfig();
+        config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
+        return config;
     }
 
     /** What the server says of itself through ZooKeeper's four-letter word {@code srvr}. */
@@ -262,6 +350,7 @@ public final class Ensemble implements AutoCloseable {
                 .connectString(connectString())
                 .sessionTimeoutMs(SESSION_TIMEOUT_MS)
                 .connectionTimeoutMs(PROBE_INTERVAL_MS)
+                .zkClientConfig(clientConfig())
                 .retryPolicy(new RetryUntilElapsed((int) PATIENCE.toMillis(), PROBE_INTERVAL_MS))
                 .build()) {
             probe.start();

@@ -4,6 +4,7 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 
+import fencingkoans.lease.Ensemble;
 import fencingkoans.pg.PgDatabase;
 import java.io.File;
 import java.io.IOException;
@@ -33,8 +34,8 @@ import org.junit.platform.launcher.TestExecutionListener;
  * Watch mode: every time a file under {@code exercises/} is saved, compile the exercises in this process and run
  * the koans again, printing the same report as {@code ./mvnw test}. Each run loads the track, the koans and the
  * harness in a fresh class loader; the libraries (sqlite-jdbc with its native library, JUnit, AssertJ) and the
- * given code that no exercise reaches into stay loaded once, so their compiled code stays warm and lesson 6's
- * server, once found or started, serves every run.
+ * given code that no exercise reaches into stay loaded once, so their compiled code stays warm, lesson 6's
+ * server, once found or started, serves every run, and so does lesson 7's ZooKeeper ensemble.
  */
 public final class KoanWatch {
 
@@ -69,6 +70,8 @@ public final class KoanWatch {
     public static void main(String[] args) throws IOException, InterruptedException {
         // Lesson 6 builds its database once and then only empties and refills it on each save.
         System.setProperty(PgDatabase.KEEP_BETWEEN_RUNS, "true");
+        // Lesson 7 starts its ensemble once, here, and stops it when watch mode ends.
+        System.setProperty(Ensemble.KEEP_BETWEEN_RUNS, "target/watch/ensemble");
         new KoanWatch(List.of(args)).watch();
     }
 
@@ -161,10 +164,12 @@ public final class KoanWatch {
 
     /**
      * Course classes that never refer to the track, so one loading serves every run. The lookup of lesson 6's
-     * server is among them: a new one per save would start a new container where Docker runs, every time.
+     * server is among them: a new one per save would start a new container where Docker runs, every time. So is
+     * lesson 7's ensemble, which keeps its servers running between saves.
      */
     private static boolean loadedOnce(String className) {
         return Stream.of("fencingkoans.contract.", "fencingkoans.sqlite.", "fencingkoans.pg.", "fencingkoans.outside.",
+                        "fencingkoans.lease.",
                         "fencingkoans.koans.support.PostgresServer", "fencingkoans.koans.support.PostgresContainer")
                 .anyMatch(className::startsWith);
     }

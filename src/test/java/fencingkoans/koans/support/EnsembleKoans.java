@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Lesson 7's fixture: one ZooKeeper ensemble of three servers for the whole class, started by the first koan that
  * runs (a locked lesson never pays for it), and a namespace of its own for every koan, so that no koan sees another's
- * leases or counters. Every client a koan opens is closed after it.
+ * leases or counters. Every client a koan opens is closed after it. Watch mode keeps one ensemble for all its runs
+ * ({@link Ensemble#kept}); a namespace is new over every run, so no run finds what an earlier one left.
  */
 public abstract class EnsembleKoans extends CourseKoans {
 
@@ -31,7 +32,6 @@ public abstract class EnsembleKoans extends CourseKoans {
     static Path ensembleDirectory;
 
     private static Ensemble ensemble;
-    private static int koansRun;
 
     private final Deque<EnsembleClient> clients = new ArrayDeque<>();
     private String namespace;
@@ -39,9 +39,10 @@ public abstract class EnsembleKoans extends CourseKoans {
     @BeforeEach
     final void startTheEnsembleOnce() {
         if (ensemble == null) {
-            ensemble = Ensemble.start(ensembleDirectory);
+            String keptIn = System.getProperty(Ensemble.KEEP_BETWEEN_RUNS);
+            ensemble = keptIn != null ? Ensemble.kept(Path.of(keptIn)) : Ensemble.start(ensembleDirectory);
         }
-        namespace = "koan-" + ++koansRun;
+        namespace = ensemble.newNamespace();
     }
 
     @AfterEach
