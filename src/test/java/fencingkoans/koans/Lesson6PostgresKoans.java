@@ -58,7 +58,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     /** How the admitting function refuses a malformed request; the Java side turns it into IllegalArgumentException. */
     private static final String SQL_REFUSAL = "RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = ";
 
-    /** The koans of an earlier lesson, run on this lesson's database. */
+    /**
+     * The koans of an earlier lesson, run on this lesson's database: each class below overrides every one of them
+     * with {@code @AgainOnPostgres}, which gives its hints in SQL, and calls the body written in that lesson.
+     */
     abstract class OnThisDatabase implements KoansOnEveryDestination {
 
         @Override
