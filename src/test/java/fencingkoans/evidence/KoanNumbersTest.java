@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * way, and both cards of a twin name each other. A stub's exception finds its own method and file.
  */
 class KoanNumbersTest {
+
+    private static final Pattern KOAN_NUMBER = Pattern.compile("\\b[1-9]\\.[0-9]{1,2}\\b");
 
     @Test
     void koansAreNumberedInTheOrderTheirFileIsWrittenIn() {
@@ -45,6 +49,18 @@ class KoanNumbersTest {
                     .as("the koan numbers of lesson %d, in course order", lesson.lesson().value())
                     .isEqualTo(expected);
         }
+    }
+
+    /** A number written in a hint goes stale as soon as a koan is added before the one it names. */
+    @Test
+    void noHintNamesAKoanByANumberThatCanMove() {
+        List<String> numbered = Course.lessons().stream().flatMap(lesson -> lesson.koans().stream())
+                .flatMap(koan -> Stream.concat(Stream.of(koan.card().teaches()), koan.card().hints().stream())
+                        .filter(text -> KOAN_NUMBER.matcher(text).find())
+                        .map(text -> koan.card().number() + ": " + text))
+                .toList();
+        assertThat(numbered).as("hints and ideas that name a koan by its number; say which koan in words (the koan "
+                + "before, lesson 3's last koan), since numbers follow the order the koans are written in").isEmpty();
     }
 
     @Test

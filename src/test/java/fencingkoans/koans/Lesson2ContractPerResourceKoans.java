@@ -193,7 +193,7 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
     @Koan(edit = "FencedStore.apply",
             teaches = "A request without a resource is refused with an error naming the field, before any effect.",
             hints = {
-                "The same check as 2.7, for another field.",
+                "The same check as the koan before, for another field.",
                 "If resource is null or blank, throw new IllegalArgumentException(\"resource must not be null or "
                         + "blank\")."})
     default void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {

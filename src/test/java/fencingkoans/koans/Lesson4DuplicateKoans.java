@@ -135,7 +135,7 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     @Koan(edit = "FencedStore.apply",
             teaches = "A conflicting reuse of an id is reported as a conflict even after a new generation.",
             hints = {
-                "Same order as 4.6: what does the record say, before any generation check?",
+                "Same order as the koan before: what does the record say, before any generation check?",
                 "Record found with another delta: Rejected.conflicting, whatever generation is installed."})
     default void aConflictIsReportedAsConflictEvenAfterANewGeneration() {
         Worker worker = course().worker();

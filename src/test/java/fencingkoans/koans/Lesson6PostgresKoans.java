@@ -156,7 +156,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "The same check as 6.8, for p_resource. Without it, a NULL resource is simply not found.",
+            "The same check as the koan before, for p_resource. Without it, a NULL resource is simply not found.",
             "IF p_resource IS NULL OR btrim(p_resource) = '' THEN " + SQL_REFUSAL + "'resource must not be null or "
                     + "blank'; END IF;"})
         public void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
@@ -260,7 +260,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "Same order as 6.18: what does the record say, before any generation check?",
+            "Same order as the koan before: what does the record say, before any generation check?",
             "Record found with another delta: outcome := 'conflicting', whatever generation is installed."})
         public void aConflictIsReportedAsConflictEvenAfterANewGeneration() {
             Lesson4OnEveryDestination.super.aConflictIsReportedAsConflictEvenAfterANewGeneration();
