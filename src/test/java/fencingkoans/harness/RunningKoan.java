@@ -1,5 +1,6 @@
 package fencingkoans.harness;
 
+import fencingkoans.contract.NotWrittenYet;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -10,20 +11,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class RunningKoan implements BeforeEachCallback, AfterEachCallback {
 
-    /**
-     * {@code PROPERTY}, written out: the grader compiles the harness without the course's main
-     * classes. KoanNumbersTest checks that the two agree.
-     */
-    public static final String PROPERTY = "fencingkoans.running-koan";
-
     @Override
     public void beforeEach(ExtensionContext context) {
         KoanCard.of(context.getRequiredTestClass(), context.getRequiredTestMethod())
-                .ifPresent(card -> System.setProperty(PROPERTY, card.number()));
+                .ifPresent(card -> System.setProperty(NotWrittenYet.RUNNING_KOAN, card.number()));
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
-        System.clearProperty(PROPERTY);
+        System.clearProperty(NotWrittenYet.RUNNING_KOAN);
     }
 }
