@@ -8,6 +8,7 @@ import fencingkoans.harness.Course.KoanEntry;
 import fencingkoans.harness.Course.LessonEntry;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
+import fencingkoans.harness.RunningKoan;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -87,12 +88,12 @@ class KoanNumbersTest {
 
     @Test
     void aStubNamesItsOwnMethodAndFileAndTheKoanThatRuns() {
-        System.setProperty(NotWrittenYet.RUNNING_KOAN, "9.2");
+        System.setProperty(RunningKoan.PROPERTY, "9.2");
         NotWrittenYet duringAKoan;
         try {
             duringAKoan = stub();
         } finally {
-            System.clearProperty(NotWrittenYet.RUNNING_KOAN);
+            System.clearProperty(RunningKoan.PROPERTY);
         }
         NotWrittenYet outsideTheKoans = stub();
 
@@ -103,6 +104,8 @@ class KoanNumbersTest {
                 + "KoanNumbersTest.stub (needed by koan 9.2). Edit exercises/src/main/java/fencingkoans/evidence/"
                 + "KoanNumbersTest.java, delete this throw and write the method yourself.");
         assertThat(outsideTheKoans.koan()).as("the koan named when none runs, in the lab walkthrough say").isEmpty();
+        assertThat(RunningKoan.PROPERTY).as("the property the harness publishes the running koan in")
+                .isEqualTo(NotWrittenYet.RUNNING_KOAN);
     }
 
     private static NotWrittenYet stub() {
