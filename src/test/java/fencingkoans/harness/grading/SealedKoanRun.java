@@ -7,8 +7,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -30,14 +32,15 @@ public final class SealedKoanRun {
     private SealedKoanRun() {
     }
 
-    /** Arguments: the grader's port on the loopback address, then the per-koan timeout (for example "40 s"). */
+    /** Arguments: the grader's Unix-domain socket, then the per-koan timeout (for example "40 s"). */
     public static void main(String[] args) throws IOException {
         BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String token = input.readLine();
         String leaveOut = input.readLine();
         System.setIn(new ByteArrayInputStream(new byte[0]));
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
-                PrintWriter channel = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8)) {
+        try (SocketChannel socket = SocketChannel.open(StandardProtocolFamily.UNIX);
+                PrintWriter channel = new PrintWriter(Channels.newOutputStream(socket), true, StandardCharsets.UTF_8)) {
+            socket.connect(UnixDomainSocketAddress.of(args[0]));
             channel.println(token);
             KoanResults results = new KoanResults(
                     key -> send(channel, STARTED + " " + key),

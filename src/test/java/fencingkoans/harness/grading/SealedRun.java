@@ -2,13 +2,13 @@ package fencingkoans.harness.grading;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +21,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the koans on a submission in JVMs of their own and collects the results over a socket this process opened
- * and accepts exactly one connection on, proven by a token only that JVM was told. Each JVM runs in a process group
+ * Runs the koans on a submission in JVMs of their own and collects the results over a Unix-domain socket this
+ * process opened and accepts exactly one connection on, proven by a token only that JVM was told. Each JVM runs in a process group
  * of its own that is killed when it is done. A koan that times out, goes silent or takes its JVM down is recorded
  * and the rest run in a fresh JVM, until the budget is spent: a hang costs minutes, not hours.
  */
@@ -40,6 +42,7 @@ final class SealedRun {
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Duration CONNECT = Duration.ofSeconds(30);
 
     private final List<Path> classpath;
     private final Path work;
@@ -84,20 +87,23 @@ final class SealedRun {
 
     private void oneJvm(int number, long deadline) throws IOException, InterruptedException {
         String token = HexFormat.of().formatHex(bytes());
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Process jvm = start(server.getLocalPort(), work.resolve("jvm-" + number + ".log"));
+        // A Unix-domain socket outside the graded JVM's writable folder: it reaches through the sandbox's private
+        // network, and the graded code cannot replace it.
+        Path address = work.resolve("jvm-" + number + ".sock");
+        Files.deleteIfExists(address);
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(address), 1);
+            Process jvm = start(address, work.resolve("jvm-" + number + ".log"));
             try (Writer stdin = new OutputStreamWriter(jvm.getOutputStream(), StandardCharsets.UTF_8)) {
                 stdin.write(token + "\n" + String.join(",", outcomes.keySet()) + "\n");
             }
-            server.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
-            try (Socket channel = server.accept()) {
-                server.close();
-                listen(channel, token, deadline);
-            } catch (SocketTimeoutException e) {
-                // The JVM never connected: nothing it did counts.
+            try {
+                listen(ChannelLines.acceptOne(server), token, deadline);
             } finally {
                 kill(jvm);
             }
+        } finally {
+            Files.deleteIfExists(address);
         }
     }
 
@@ -107,26 +113,22 @@ final class SealedRun {
         return token;
     }
 
-    private void listen(Socket channel, String token, long deadline) throws IOException {
-        BufferedReader lines = new BufferedReader(new InputStreamReader(channel.getInputStream(), StandardCharsets.UTF_8));
-        channel.setSoTimeout(timeout(deadline));
-        if (!token.equals(lines.readLine())) {
+    private void listen(ChannelLines lines, String token, long deadline) throws InterruptedException {
+        if (!token.equals(lines.next(Math.min(CONNECT.toMillis(), timeout(deadline))))) {
+            // It never connected, or could not prove the token: nothing it did counts.
             return;
         }
         String running = null;
         while (true) {
-            String line;
-            try {
-                channel.setSoTimeout(timeout(deadline));
-                line = lines.readLine();
-            } catch (SocketTimeoutException e) {
+            String line = lines.next(timeout(deadline));
+            if (line == ChannelLines.SILENT) {
                 if (running != null) {
                     outcomes.put(running, new KoanOutcome(KoanStatus.TIMED_OUT, "no word from the graded JVM for "
                             + budget.silence().toSeconds() + " s while this koan ran: it hung, and its JVM was killed"));
                 }
                 return;
             }
-            if (line == null) {
+            if (line == ChannelLines.ENDED) {
                 if (running != null) {
                     outcomes.put(running, new KoanOutcome(KoanStatus.ERROR,
                             "the graded JVM ended while this koan ran (did something stop the JVM?)"));
@@ -154,9 +156,48 @@ final class SealedRun {
         }
     }
 
-    private int timeout(long deadline) {
+    /**
+     * The lines of the one connection a server accepts, read on a thread of their own so that the grader can wait
+     * for the next one with a timeout (a blocking channel has none).
+     */
+    private static final class ChannelLines {
+
+        static final String SILENT = new String("(silent)");
+        static final String ENDED = new String("(ended)");
+
+        private final BlockingQueue<String> queue = new LinkedBlockingQueue<>(1_000);
+
+        static ChannelLines acceptOne(ServerSocketChannel server) {
+            ChannelLines lines = new ChannelLines();
+            Thread reader = new Thread(() -> lines.read(server), "sealed-channel");
+            reader.setDaemon(true);
+            reader.start();
+            return lines;
+        }
+
+        private void read(ServerSocketChannel server) {
+            try (SocketChannel channel = server.accept()) {
+                server.close();
+                BufferedReader reader = new BufferedReader(Channels.newReader(channel, StandardCharsets.UTF_8));
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    queue.put(line);
+                }
+            } catch (IOException | InterruptedException e) {
+                // The JVM was killed or the server closed: the channel ends here.
+            } finally {
+                queue.offer(ENDED);
+            }
+        }
+
+        String next(long timeoutMillis) throws InterruptedException {
+            String line = queue.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+            return line == null ? SILENT : line;
+        }
+    }
+
+    private long timeout(long deadline) {
         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        return (int) Math.max(1, Math.min(left, budget.silence().toMillis()));
+        return Math.max(1, Math.min(left, budget.silence().toMillis()));
     }
 
     private static KoanOutcome outcome(String status, String detail) {
@@ -170,7 +211,7 @@ final class SealedRun {
         return new KoanOutcome(graded, detail);
     }
 
-    private Process start(int port, Path log) throws IOException {
+    private Process start(Path address, Path log) throws IOException {
         Path privateTemp = Files.createDirectories(work.resolve("tmp"));
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
@@ -184,7 +225,7 @@ final class SealedRun {
         command.addAll(List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + privateTemp, "-cp",
                 String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
-                SealedKoanRun.class.getName(), String.valueOf(port), budget.koanTimeout().toSeconds() + " s"));
+                SealedKoanRun.class.getName(), address.toString(), budget.koanTimeout().toSeconds() + " s"));
         ProcessBuilder builder = new ProcessBuilder(command).directory(privateTemp.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().clear();
