@@ -7,8 +7,14 @@ import fencingkoans.harness.Course;
 import fencingkoans.harness.Course.KoanEntry;
 import fencingkoans.harness.Course.LessonEntry;
 import fencingkoans.harness.Koan;
+import fencingkoans.harness.KoanDisplayNames;
+import fencingkoans.harness.KoanGroup;
 import fencingkoans.harness.Lesson;
 import fencingkoans.harness.RunningKoan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -16,12 +22,14 @@ import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
  * A koan's number is its lesson's number and its place in the lesson's file, so that adding a koan renumbers the
  * ones after it and nothing has to be renumbered by hand; lesson 6's twins of earlier koans are numbered the same
- * way, and both cards of a twin name each other. A stub's exception finds its own method and file.
+ * way, and both cards of a twin name each other. A stub's exception finds its own method and file, and no hint or stub
+ * types a number.
  */
 class KoanNumbersTest {
 
@@ -51,6 +59,15 @@ class KoanNumbersTest {
         }
     }
 
+    @Test
+    void aGroupOfKoansIsNamedByTheNumbersOfTheKoansItHolds() {
+        String name = new KoanDisplayNames().generateDisplayNameForNestedClass(List.of(LessonWithAGroup.class),
+                LessonWithAGroup.TheGroup.class);
+
+        assertThat(name).as("the name of a nested group written between the lesson's first and last koan")
+                .isEqualTo("9.2 to 9.3: two koans in a group");
+    }
+
     /** A number written in a hint goes stale as soon as a koan is added before the one it names. */
     @Test
     void noHintNamesAKoanByANumberThatCanMove() {
@@ -61,6 +78,27 @@ class KoanNumbersTest {
                 .toList();
         assertThat(numbered).as("hints and ideas that name a koan by its number; say which koan in words (the koan "
                 + "before, lesson 3's last koan), since numbers follow the order the koans are written in").isEmpty();
+    }
+
+    /** The stubs and their comments, Java and SQL alike: a number there goes stale just as a hint's would. */
+    @Test
+    void noStubNamesAKoanByANumberThatCanMove() throws IOException {
+        List<String> numbered;
+        try (Stream<Path> files = Files.walk(Path.of("exercises"))) {
+            numbered = files.filter(Files::isRegularFile).sorted().flatMap(KoanNumbersTest::linesWithANumber).toList();
+        }
+        assertThat(numbered).as("lines of the learner's track that name a koan by its number; a stub's exception "
+                + "names the running koan by itself, and a comment can say which koans in words").isEmpty();
+    }
+
+    private static Stream<String> linesWithANumber(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file);
+            return IntStream.range(0, lines.size()).filter(i -> KOAN_NUMBER.matcher(lines.get(i)).find())
+                    .mapToObj(i -> file + ":" + (i + 1) + ": " + lines.get(i).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -134,7 +172,32 @@ class KoanNumbersTest {
         }
     }
 
-    /** The lesson above with one koan more, written second. */
+    @Lesson(value = 9, title = "A lesson with a group of koans", page = "none")
+    static class LessonWithAGroup {
+
+        @Koan(teaches = "one", edit = "FencedStore.apply", hints = {"a", "b"})
+        void one() {
+        }
+
+        @Nested
+        @KoanGroup("two koans in a group")
+        class TheGroup {
+
+            @Koan(teaches = "two", edit = "FencedStore.apply", hints = {"a", "b"})
+            void two() {
+            }
+
+            @Koan(teaches = "three", edit = "FencedStore.apply", hints = {"a", "b"})
+            void three() {
+            }
+        }
+
+        @Koan(teaches = "four", edit = "FencedStore.apply", hints = {"a", "b"})
+        void four() {
+        }
+    }
+
+    /** The first lesson above with one koan more, written second. */
     @Lesson(value = 9, title = "A lesson with a koan inserted", page = "none")
     static class LessonWithAKoanInserted {
 

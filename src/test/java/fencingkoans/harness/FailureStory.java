@@ -22,7 +22,7 @@ final class FailureStory {
      * or the server reports it from a SQL stub's RAISE.
      */
     private static final Pattern STUB = Pattern.compile(
-            "Not written yet: (\\S+?)(?: \\(needed by koan [^)]*\\))?\\. Edit (\\S+), delete this (?:throw|RAISE)");
+            "Not written yet: (\\S+?)(?: \\(needed by [^)]*\\))?\\. Edit (\\S+), delete this (?:throw|RAISE)");
     private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$");
     private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
     private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",

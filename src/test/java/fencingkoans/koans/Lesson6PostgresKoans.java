@@ -19,6 +19,7 @@ import fencingkoans.destination.Destination;
 import fencingkoans.destination.Destination.Worker;
 import fencingkoans.harness.AgainOnPostgres;
 import fencingkoans.harness.Koan;
+import fencingkoans.harness.KoanGroup;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.koans.support.PgCourseKoans;
@@ -30,7 +31,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.ClassOrderer;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -72,7 +72,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(1)
-    @DisplayName("lesson 1 again, on PostgreSQL")
+    @KoanGroup("lesson 1 again, on PostgreSQL")
     class StaleAuthority extends OnThisDatabase implements Lesson1OnEveryDestination {
 
         @Override
@@ -115,7 +115,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(2)
-    @DisplayName("lesson 2 again, on PostgreSQL")
+    @KoanGroup("lesson 2 again, on PostgreSQL")
     class ContractPerResource extends OnThisDatabase implements Lesson2OnEveryDestination {
 
         @Override
@@ -203,7 +203,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(3)
-    @DisplayName("lesson 4 again, on PostgreSQL")
+    @KoanGroup("lesson 4 again, on PostgreSQL")
     class Duplicates extends OnThisDatabase implements Lesson4OnEveryDestination {
 
         @Override
@@ -288,7 +288,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     @Nested
     @Order(4)
     @Tag(CONTENTION_TAG)
-    @DisplayName("contention, the PostgreSQL way")
+    @KoanGroup("contention, the PostgreSQL way")
     class Contention {
 
         @Koan(edit = "apply_request.sql",
@@ -341,7 +341,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     @Nested
     @Order(5)
-    @DisplayName("the direct-write path closed by privileges")
+    @KoanGroup("the direct-write path closed by privileges")
     class DirectWritePath {
 
         @Koan(edit = "grants.sql",
@@ -445,7 +445,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     @Nested
     @Order(6)
     @Tag(CONTENTION_TAG)
-    @DisplayName("the row lock comes before everything the function decides")
+    @KoanGroup("the row lock comes before everything the function decides")
     class TheLockComesFirst {
 
         @Koan(edit = "apply_request.sql",

@@ -15,7 +15,7 @@ final class ImmediateTransaction {
      * and {@code COMMIT}. If the lock is held elsewhere, run nothing and answer {@code whenContended.get()}
      * ({@code StoreException.isContention()} tells you). If anything fails after the lock was taken, an
      * exception or an {@code Error}, {@code ROLLBACK} and let the failure go on to the caller, with one exception:
-     * a {@code COMMIT} that meets a lock held elsewhere (koan 3.10) is contention too, so roll back and answer
+     * a {@code COMMIT} that meets a lock held elsewhere (an open reader, say) is contention too, so roll back and answer
      * {@code whenContended.get()}.
      */
     static <T> T run(Ledger ledger, Supplier<T> work, Supplier<T> whenContended) {

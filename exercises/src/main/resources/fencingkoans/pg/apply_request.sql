@@ -27,7 +27,7 @@ CREATE FUNCTION fencing.apply_request(
     LANGUAGE plpgsql
 AS $$
 BEGIN
-    RAISE EXCEPTION 'Not written yet: fencing.apply_request (needed by koan 6.1). Edit '
+    RAISE EXCEPTION 'Not written yet: fencing.apply_request (needed by the koans of lesson 6). Edit '
         'exercises/src/main/resources/fencingkoans/pg/apply_request.sql, delete this RAISE and write the '
         'function yourself.';
 END;
