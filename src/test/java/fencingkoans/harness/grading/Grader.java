@@ -161,7 +161,8 @@ public final class Grader {
                     lesson.title(), tally.passed(), tally.total(), tally.points(), tally.maxPoints());
         }
         System.out.println(SealedRun.SANDBOX ? "Sandbox: bubblewrap (files read-only, a private /tmp, own process "
-                + "namespace)" : "Sandbox: none on this machine (the learner-code check and the sealed channel hold)");
+                + "namespace" + (SealedRun.PRIVATE_NETWORK ? "; no network unless lesson 6's server is configured)" : ")")
+                : "Sandbox: none on this machine (the learner-code check and the sealed channel hold)");
         Grade.Tally total = grade.tally();
         System.out.printf("GRADE: %d of %d points (%d of %d koans passed, %d skipped)%s. Written to %s%n",
                 total.points(), total.maxPoints(), total.passed(), total.total(), total.skipped(),

@@ -236,14 +236,14 @@ final class SealedRun {
     /**
      * bubblewrap's view of the machine for the graded JVM: every file read-only, a private /tmp with only its own
      * temporary folder writable, its own process and IPC namespaces, and no network unless a PostgreSQL lesson
-     * needs its server.
+     * needs its server (or the machine forbids a network namespace).
      */
     private List<String> sandbox(Path privateTemp) {
         List<String> options = new ArrayList<>(List.of(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--tmpfs", "/tmp", "--ro-bind", classpathRoot(), classpathRoot(), "--bind", privateTemp.toString(),
-                privateTemp.toString(), "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-                "--new-session"));
-        if (!environment.containsKey("FENCING_PG_URL") && !environment.containsKey("DOCKER_HOST")) {
+                privateTemp.toString()));
+        options.addAll(NAMESPACES);
+        if (PRIVATE_NETWORK && !environment.containsKey("FENCING_PG_URL") && !environment.containsKey("DOCKER_HOST")) {
             options.add("--unshare-net");
         }
         options.add("--");
@@ -256,18 +256,27 @@ final class SealedRun {
     }
 
     private static final String BWRAP = "/usr/bin/bwrap";
-    /** Whether bubblewrap is installed and allowed to make namespaces here (containers often forbid it). */
-    static final boolean SANDBOX = sandboxWorks();
+    private static final List<String> NAMESPACES = List.of("--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--die-with-parent", "--new-session");
+    /** Whether bubblewrap is installed and allowed to make these namespaces here (containers often forbid it). */
+    static final boolean SANDBOX = sandboxWorks(List.of());
+    /** Whether it may also make a network namespace: some machines allow the others and not that one. */
+    static final boolean PRIVATE_NETWORK = SANDBOX && sandboxWorks(List.of("--unshare-net"));
 
-    private static boolean sandboxWorks() {
+    /** Tried once with the options a graded JVM gets, so that a sandbox that cannot start is never used. */
+    private static boolean sandboxWorks(List<String> extra) {
         if (!Files.isExecutable(Path.of(BWRAP))) {
             return false;
         }
+        List<String> probe = new ArrayList<>(List.of(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--tmpfs", "/tmp"));
+        probe.addAll(NAMESPACES);
+        probe.addAll(extra);
+        probe.addAll(List.of("--", "true"));
         try {
-            Process probe = new ProcessBuilder(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                    "--unshare-pid", "--", "true").redirectErrorStream(true)
+            Process started = new ProcessBuilder(probe).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+            return started.waitFor(10, TimeUnit.SECONDS) && started.exitValue() == 0;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
