@@ -162,6 +162,7 @@ final class SealedRun {
      */
     private static final class ChannelLines {
 
+        /** Markers compared by identity: no line the graded JVM sends is either of these objects. */
         static final String SILENT = new String("(silent)");
         static final String ENDED = new String("(ended)");
 
