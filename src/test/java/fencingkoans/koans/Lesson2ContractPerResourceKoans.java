@@ -70,10 +70,13 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 "Compare with <=, not ==: a lower offer is refused just like an equal one."})
     void installingALowerGenerationIsRefused() {
         Authority authority = course.authority();
-        authority.install(FUND_A, 3);
+        InstallResult jump = authority.install(FUND_A, 3);
 
         InstallResult result = authority.install(FUND_A, 2);
 
+        assertThat(jump).as("installing generation 3 while generation 1 is installed: higher is all it must be, so "
+                + "it is installed, and the answer names the generation now installed")
+                .isEqualTo(new InstallResult.Installed(FUND_A, 3));
         assertThat(result).as("offering generation 2 while generation 3 is installed")
                 .isEqualTo(new InstallResult.NotHigher(FUND_A, 3, 2));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(3);
@@ -133,11 +136,15 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         Worker worker = course().worker();
 
         ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
+        ApplyResult nextOne = worker.apply(new ApplyRequest(FUND_A, 2, "bold-2", 5));
 
         assertThat(result).as("generation 1 is installed and a worker presents generation 99, which no authority "
                 + "issued: a bigger number is not more authority")
                 .isEqualTo(Rejected.unissued(99, 1));
-        assertThat(course().value(FUND_A)).as("fund-A's value after the rejection").isZero();
+        assertThat(nextOne).as("generation 1 is installed and a worker presents generation 2, only one above it: the "
+                + "next number is not installed until the authority installs it, however soon that may come")
+                .isEqualTo(Rejected.unissued(2, 1));
+        assertThat(course().value(FUND_A)).as("fund-A's value after both rejections").isZero();
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -2,6 +2,7 @@ package fencingkoans.koans;
 
 import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -37,6 +38,7 @@ class Lesson3TransactionKoans extends CourseKoans {
 
     private static final ApplyRequest WORKER_A = new ApplyRequest(FUND_A, 1, "a-1", 7);
     private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
+    private static final ApplyRequest ON_FUND_B = new ApplyRequest(FUND_B, 1, "b-2", 5);
     private static final String NEVER_SCRIPTED = "apply never called ledger.installedGeneration, where this moment "
             + "is scripted";
 
@@ -95,13 +97,20 @@ class Lesson3TransactionKoans extends CourseKoans {
         FencedStore workerA = course.store();
         FencedStore workerB = course.store();
         AtomicReference<ApplyResult> bInTheGap = new AtomicReference<>();
-        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> bInTheGap.set(workerB.apply(WORKER_B)));
+        AtomicReference<ApplyResult> onFundBInTheGap = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+            bInTheGap.set(workerB.apply(WORKER_B));
+            onFundBInTheGap.set(workerB.apply(ON_FUND_B));
+        });
 
         workerA.apply(WORKER_A);
 
         assertThat(bInTheGap.get()).as("worker B's apply while A holds the lock: nothing is wrong with B's "
                 + "request, it only has to wait its turn%s", because(bInTheGap.get(), NEVER_SCRIPTED))
                 .isEqualTo(new Contended(FUND_A));
+        assertThat(onFundBInTheGap.get()).as("worker B's apply on fund-B while A holds the lock: SQLite's write lock "
+                + "is the whole file's, so fund-B waits too, and the answer names the resource B asked for")
+                .isEqualTo(new Contended(FUND_B));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
     }
 
@@ -184,12 +193,16 @@ class Lesson3TransactionKoans extends CourseKoans {
         CompletableFuture<ApplyResult> aOnItsThread = CompletableFuture.supplyAsync(() -> workerA.apply(WORKER_A));
         pause.awaitReached(aOnItsThread);
         InstallResult duringPause = authority.install(FUND_A, 2);
+        InstallResult onFundBDuringPause = authority.install(FUND_B, 2);
         pause.release();
         ApplyResult aResult = aOnItsThread.get(30, TimeUnit.SECONDS);
         InstallResult afterPause = authority.install(FUND_A, 2);
 
         assertThat(duringPause).as("the install while worker A is paused inside apply")
                 .isEqualTo(new InstallResult.Contended(FUND_A));
+        assertThat(onFundBDuringPause).as("an install on fund-B during the same pause: the lock is the whole file's, "
+                + "and the answer names the resource the install was asked for")
+                .isEqualTo(new InstallResult.Contended(FUND_B));
         assertThat(aResult).as("worker A's apply once it resumes").isEqualTo(new Applied(7));
         assertThat(afterPause).as("the install retried after A committed")
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));
@@ -224,26 +237,33 @@ class Lesson3TransactionKoans extends CourseKoans {
     }
 
     @Koan(edit = "ImmediateTransaction.run",
-            teaches = "Only a lock held elsewhere is contention: a transaction that cannot start for another reason fails.",
+            teaches = "Only a lock held elsewhere is contention: a transaction that cannot start, or breaks off, for another reason fails.",
             hints = {
                 "Contended promises that a retry may succeed. Would any retry help a store whose connection is closed?",
-                "Around BEGIN IMMEDIATE, answer whenContended.get() only when e.isContention(); otherwise let the "
-                        + "StoreException go on to the caller."})
+                "Around BEGIN IMMEDIATE, and in the catch after the work, answer whenContended.get() only when "
+                        + "e.isContention(); otherwise let the StoreException go on to the caller."})
     void onlyALockHeldElsewhereIsContention() {
         FencedStore closedStore = course.store();
         Authority closedAuthority = course.authority();
+        FencedStore closedMidway = course.store();
+        closedMidway.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, closedMidway::close);
 
         closedStore.close();
         closedAuthority.close();
         Throwable applyFailure = catchThrowable(() -> closedStore.apply(WORKER_A));
         Throwable installFailure = catchThrowable(() -> closedAuthority.install(FUND_A, 2));
+        Throwable midwayFailure = catchThrowable(() -> closedMidway.apply(WORKER_A));
 
         assertThat(applyFailure).as("what an apply on a store whose connection is closed throws: no retry can "
                 + "help, so it must fail, not answer Contended%s", because(applyFailure, "it answered instead"))
                 .isInstanceOf(StoreException.class);
         assertThat(installFailure).as("what an install on an authority whose connection is closed throws: the "
                 + "same").isInstanceOf(StoreException.class);
-        assertThat(course.state(FUND_A)).as("fund-A after both failures").isEqualTo(new ResourceState(FUND_A, 1, 0));
+        assertThat(midwayFailure).as("what an apply throws when its connection is closed between its update and its "
+                + "record: a StoreException from inside the work is contention only if isContention() says so%s",
+                because(midwayFailure, "it answered instead")).isInstanceOf(StoreException.class);
+        assertThat(course.state(FUND_A)).as("fund-A after the three failures")
+                .isEqualTo(new ResourceState(FUND_A, 1, 0));
     }
 
     @Koan(edit = "ImmediateTransaction.run",

@@ -23,6 +23,7 @@ import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.FencedStore;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 /**
  * The koans of lesson 4 that hold on every destination, written in its file: {@link Lesson4DuplicateKoans} runs them on
@@ -71,7 +72,8 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     @Koan(edit = "FencedStore.apply",
             teaches = "A replay answers with the original result, not the present value: a replay is never a read.",
             hints = {
-                "Where does your Replayed value come from: the record, or the resource's value now?",
+                "Where does your Replayed value come from: the record, or the resource's value now? And what did "
+                        + "you store in the record as the result?",
                 "The record's resultValue is what r1 was answered with when it was applied."})
     default void aReplayAnswersWithTheOriginalResult() {
         Worker worker = course().worker();
@@ -79,8 +81,12 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         worker.apply(R2);
 
         ApplyResult replay = worker.apply(R1);
+        ApplyResult replayOfR2 = worker.apply(R2);
 
         assertThat(replay).as("r1 returned 7 and r2 then took the value to 12; replaying r1").isEqualTo(new Replayed(7));
+        assertThat(replayOfR2).as("replaying r2, whose delta was 5 and whose apply took the value to 12: the stored "
+                + "result is what the original was answered with, which is not the delta it asked for")
+                .isEqualTo(new Replayed(12));
         assertThat(course().value(FUND_A)).as("fund-A's value after the replay: still 12, nothing reduced; to learn "
                 + "the present value, a worker reads it").isEqualTo(12);
     }
@@ -89,15 +95,21 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
             teaches = "Request ids are per resource: r1 on fund-A and r1 on fund-B are two requests.",
             hints = {
                 "Which key do you look the record up by?",
-                "ledger.findRecord(request.resource(), request.requestId()): both parts of the key."})
+                "ledger.findRecord(request.resource(), request.requestId()): both parts of the key, each as it "
+                        + "was sent, neither folded nor trimmed."})
     default void requestIdsArePerResource() {
         Worker worker = course().worker();
 
         ApplyResult onA = worker.apply(R1);
         ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, "r1", 7));
+        ApplyResult otherCase = worker.apply(new ApplyRequest(FUND_A, 1, "R1", 7));
+        ApplyResult trailingSpace = worker.apply(new ApplyRequest(FUND_A, 1, "r1 ", 7));
 
         assertThat(onA).as("r1 on fund-A").isEqualTo(new Applied(7));
         assertThat(onB).as("r1 on fund-B, a different resource").isEqualTo(new Applied(FUND_B_START_VALUE + 7));
+        assertThat(List.of(otherCase, trailingSpace)).as("\"R1\" and then \"r1 \" on fund-A after r1: a request id is "
+                + "compared exactly as sent, so each is a request of its own; an id folded or trimmed would make "
+                + "another worker's request a duplicate of r1").containsExactly(new Applied(14), new Applied(21));
     }
 
     @Koan(edit = "FencedStore.apply",

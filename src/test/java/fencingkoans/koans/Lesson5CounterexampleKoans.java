@@ -2,6 +2,8 @@ package fencingkoans.koans;
 
 import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
+import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -10,6 +12,7 @@ import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.contract.ResourceState;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
@@ -27,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 class Lesson5CounterexampleKoans extends CourseKoans {
 
     private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
+    private static final ApplyRequest ON_FUND_B = new ApplyRequest(FUND_B, 1, "b1", 7);
 
     @Koan(edit = "ImmediateTransaction.run",
             teaches = "A fault between the value update and the request record rolls both back: no half-done apply.",
@@ -58,15 +62,17 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 "A PreparedStatement: UPDATE resources SET value = ? WHERE name = ?. The method declares no "
                         + "checked exception: wrap an SQLException, for example in new StoreException(\"...\", e)."})
     void aDirectSqlWriteBypassesTheContract() {
-        course.authority().install(FUND_A, 2);
+        course.authority().install(FUND_B, 2);
         FencedStore staleWorker = course.store();
-        ApplyResult throughTheStore = staleWorker.apply(R1);
+        ApplyResult throughTheStore = staleWorker.apply(ON_FUND_B);
 
-        Counterexamples.writeAroundTheStore(course.connection(), FUND_A, 1_000);
+        Counterexamples.writeAroundTheStore(course.connection(), FUND_B, 1_000);
 
         assertThat(throughTheStore).as("the stale worker through apply").isEqualTo(Rejected.stale(1, 2));
-        assertThat(course.value(FUND_A)).as("fund-A's value after the same worker wrote around the store: the "
-                + "fence only guards the door it stands in").isEqualTo(1_000);
+        assertThat(course.value(FUND_B)).as("fund-B's value, %d before, after the same worker wrote 1000 around the "
+                + "store: the fence only guards the door it stands in", FUND_B_START_VALUE).isEqualTo(1_000);
+        assertThat(course.state(FUND_A)).as("fund-A after the write on fund-B: the counterexample writes the one "
+                + "resource it names, and nothing else").isEqualTo(new ResourceState(FUND_A, 1, 0));
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
     }
 
@@ -77,14 +83,19 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 "UPDATE resources SET generation = ? WHERE name = ?, with the old generation."})
     void restoringAnOldGenerationReadmitsAStaleWorker() {
         course.authority().install(FUND_A, 2);
+        course.authority().install(FUND_A, 4);
         FencedStore staleWorker = course.store();
-        ApplyResult beforeRestore = staleWorker.apply(R1);
+        ApplyRequest underGeneration2 = new ApplyRequest(FUND_A, 2, "r2", 7);
+        ApplyResult beforeRestore = staleWorker.apply(underGeneration2);
 
-        Counterexamples.restoreGeneration(course.connection(), FUND_A, 1);
-        ApplyResult afterRestore = staleWorker.apply(R1);
+        Counterexamples.restoreGeneration(course.connection(), FUND_A, 2);
+        ApplyResult afterRestore = staleWorker.apply(underGeneration2);
 
-        assertThat(beforeRestore).as("the stale worker before the bad recovery").isEqualTo(Rejected.stale(1, 2));
-        assertThat(afterRestore).as("the same request after generation 1 was put back: the destination can only "
+        assertThat(beforeRestore).as("the worker that still holds generation 2, before the bad recovery")
+                .isEqualTo(Rejected.stale(2, 4));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after the recovery put back generation 2, "
+                + "last week's").isEqualTo(2);
+        assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
                 + "be as right as the generation it holds").isEqualTo(new Applied(7));
     }
 
@@ -117,7 +128,10 @@ class Lesson5CounterexampleKoans extends CourseKoans {
     void anExternalCallInsideTheTransactionIsNotRolledBack() {
         FencedStore worker = course.store();
         ExternalService payments = new ExternalService();
+        AtomicInteger callsBeforeTheUpdate = new AtomicInteger(-1);
         AtomicInteger callsInsideTheTransaction = new AtomicInteger(-1);
+        worker.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
+                () -> callsBeforeTheUpdate.set(payments.calls().size()));
         worker.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, () -> {
             callsInsideTheTransaction.set(payments.calls().size());
             throw new InjectedFault(Checkpoint.AFTER_RECORD_STORED);
@@ -133,6 +147,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .isInstanceOf(InjectedFault.class);
         assertThat(valueAfterRollback).as("fund-A's value after the failed try: the database rolled back").isZero();
         assertThat(recordsAfterRollback).as("request records after the failed try: rolled back too").isEmpty();
+        assertThat(callsBeforeTheUpdate.get()).as("calls the outside service had received when the transaction "
+                + "had begun and read the generation, before the update: a call made before apply is not inside the "
+                + "transaction, and shows nothing about its rollback (-1: that moment never came)").isZero();
         assertThat(callsInsideTheTransaction.get()).as("calls the outside service had received while the "
                 + "transaction was still open (-1: the transaction never got that far)").isEqualTo(1);
         assertThat(callsAfterRollback).as("calls the outside service received from the failed try: it was "
