@@ -1,6 +1,5 @@
 package fencingkoans.harness;
 
-import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,11 +8,6 @@ import java.util.Optional;
  * holds on every destination has two cards, one per destination; {@code twin} names the other one's number.
  */
 public record KoanCard(String number, String teaches, String edit, List<String> hints, Optional<String> twin) {
-
-    /** The card of {@code method} when it runs as a koan of {@code testClass}; empty when it is no koan. */
-    public static Optional<KoanCard> of(Class<?> testClass, Method method) {
-        return Course.card(testClass, method);
-    }
 
     /** The methods or files to edit, one each: "A.run, B.apply and C.install" gives A.run, B.apply, C.install. */
     public List<String> edits() {

@@ -34,7 +34,7 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
     public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass,
             Method testMethod) {
         String sentence = sentence(testMethod.getName());
-        return KoanCard.of(testClass, testMethod).map(card -> card.number() + " " + sentence).orElse(sentence);
+        return Course.card(testClass, testMethod).map(card -> card.number() + " " + sentence).orElse(sentence);
     }
 
     /** "6.1 to 6.4", and koans written apart apart: "6.5 to 6.12 and 6.27". */

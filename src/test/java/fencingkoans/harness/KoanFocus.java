@@ -34,7 +34,7 @@ public final class KoanFocus implements ExecutionCondition, TestWatcher {
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
         Optional<KoanCard> koan = context.getTestMethod()
-                .flatMap(method -> KoanCard.of(context.getRequiredTestClass(), method));
+                .flatMap(method -> Course.card(context.getRequiredTestClass(), method));
         koan.ifPresent(failed -> context.getRoot().getStore(RUN).getOrComputeIfAbsent(FIRST_FAILURE,
                 key -> failed.number(), String.class));
     }

@@ -12,7 +12,7 @@ public final class KoanOrder implements MethodOrderer {
     public void orderMethods(MethodOrdererContext context) {
         Class<?> testClass = context.getTestClass();
         context.getMethodDescriptors().sort(Comparator.comparingInt((MethodDescriptor method) ->
-                KoanCard.of(testClass, method.getMethod()).map(card -> index(card.number())).orElse(Integer.MAX_VALUE)));
+                Course.card(testClass, method.getMethod()).map(card -> index(card.number())).orElse(Integer.MAX_VALUE)));
     }
 
     /** "2.10" becomes 2010, so that numeric order is course order. */

@@ -18,7 +18,7 @@ public final class RunningKoan implements BeforeEachCallback, AfterEachCallback 
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        KoanCard.of(context.getRequiredTestClass(), context.getRequiredTestMethod())
+        Course.card(context.getRequiredTestClass(), context.getRequiredTestMethod())
                 .ifPresent(card -> System.setProperty(PROPERTY, card.number()));
     }
 
