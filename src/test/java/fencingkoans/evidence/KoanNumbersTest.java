@@ -61,8 +61,8 @@ class KoanNumbersTest {
 
     @Test
     void aGroupOfKoansIsNamedByTheNumbersOfTheKoansItHolds() {
-        String name = new KoanDisplayNames().generateDisplayNameForNestedClass(List.of(LessonWithAGroup.class),
-                LessonWithAGroup.TheGroup.class);
+        String name = new KoanDisplayNames().generateDisplayNameForNestedClass(
+                List.of(LessonWithAKoanInserted.class), LessonWithAKoanInserted.TheGroup.class);
 
         assertThat(name).as("the name of a nested group written between the lesson's first and last koan")
                 .isEqualTo("9.2 to 9.3: two koans in a group");
@@ -172,8 +172,9 @@ class KoanNumbersTest {
         }
     }
 
-    @Lesson(value = 9, title = "A lesson with a group of koans", page = "none")
-    static class LessonWithAGroup {
+    /** The first lesson above with one koan more, written second; it and the koan after it form a group. */
+    @Lesson(value = 9, title = "A lesson with a koan inserted", page = "none")
+    static class LessonWithAKoanInserted {
 
         @Koan(teaches = "one", edit = "FencedStore.apply", hints = {"a", "b"})
         void one() {
@@ -183,34 +184,13 @@ class KoanNumbersTest {
         @KoanGroup("two koans in a group")
         class TheGroup {
 
+            @Koan(teaches = "new", edit = "FencedStore.apply", hints = {"a", "b"})
+            void aNewOne() {
+            }
+
             @Koan(teaches = "two", edit = "FencedStore.apply", hints = {"a", "b"})
             void two() {
             }
-
-            @Koan(teaches = "three", edit = "FencedStore.apply", hints = {"a", "b"})
-            void three() {
-            }
-        }
-
-        @Koan(teaches = "four", edit = "FencedStore.apply", hints = {"a", "b"})
-        void four() {
-        }
-    }
-
-    /** The first lesson above with one koan more, written second. */
-    @Lesson(value = 9, title = "A lesson with a koan inserted", page = "none")
-    static class LessonWithAKoanInserted {
-
-        @Koan(teaches = "one", edit = "FencedStore.apply", hints = {"a", "b"})
-        void one() {
-        }
-
-        @Koan(teaches = "new", edit = "FencedStore.apply", hints = {"a", "b"})
-        void aNewOne() {
-        }
-
-        @Koan(teaches = "two", edit = "FencedStore.apply", hints = {"a", "b"})
-        void two() {
         }
 
         @Koan(teaches = "three", edit = "FencedStore.apply", hints = {"a", "b"})
