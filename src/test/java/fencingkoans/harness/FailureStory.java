@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.opentest4j.AssertionFailedError;
@@ -27,9 +28,12 @@ final class FailureStory {
     private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
     private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",
             "org.opentest4j.", "java.lang.reflect.", "jdk.internal.", "sun.reflect.", "java.util.",
-            "java.lang.Thread", "com.intellij.", "org.eclipse.");
+            "java.lang.Thread", "java.lang.Object", "com.intellij.", "org.eclipse.");
     private static final int MAX_MESSAGE_LINES = 12;
     private static final int MAX_FRAMES = 6;
+    /** The package of the classes in exercises/, the ones the learner writes. */
+    private static final String LEARNER_PACKAGE = ExerciseFiles.FOLDER.substring(NotWrittenYet.EXERCISES.length())
+            .replace('/', '.');
 
     /** The method the learner has still to write, and its file, if the stub is what failed. */
     record Stub(String method, String file) {
@@ -75,15 +79,42 @@ final class FailureStory {
             return messageLines(failure);
         }
         List<String> lines = new ArrayList<>();
+        if (failure instanceof TimeoutException && failure.getCause() != null) {
+            // The cause carries the stack of the koan's own thread at the moment time ran out.
+            lines.add(failure.getMessage() + ": no answer came. Is there a loop, a retry or a wait that never ends?");
+            lines.add("It was still busy here:");
+            lines.addAll(frames(failure.getCause()));
+            lines.add("(Its thread may go on running: if watch mode stays slow after this, stop it and start it again.)");
+            return lines;
+        }
         lines.add("threw " + failure.getClass().getName() + ": " + failure.getMessage());
         for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
             lines.add("caused by " + cause.getClass().getName() + ": " + cause.getMessage());
         }
-        Arrays.stream(failure.getStackTrace()).filter(FailureStory::isCourseFrame).limit(MAX_FRAMES)
-                .map(frame -> "  at " + frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName()
-                        + ":" + frame.getLineNumber() + ")")
-                .forEach(lines::add);
+        lines.addAll(frames(failure));
         return lines;
+    }
+
+    /**
+     * The course's own frames, the first few; when the learner's code lies deeper than those, its first frame too,
+     * so that an exception thrown inside a library still points at the line that called it.
+     */
+    private static List<String> frames(Throwable failure) {
+        List<StackTraceElement> course = Arrays.stream(failure.getStackTrace()).filter(FailureStory::isCourseFrame)
+                .toList();
+        List<StackTraceElement> shown = new ArrayList<>(course.subList(0, Math.min(MAX_FRAMES, course.size())));
+        boolean learnerShown = shown.stream().anyMatch(FailureStory::isLearnerFrame);
+        List<String> lines = new ArrayList<>(shown.stream().map(FailureStory::frame).toList());
+        if (!learnerShown) {
+            course.stream().filter(FailureStory::isLearnerFrame).findFirst()
+                    .ifPresent(first -> lines.addAll(List.of("  ...", frame(first))));
+        }
+        return lines;
+    }
+
+    private static String frame(StackTraceElement frame) {
+        return "  at " + frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName() + ":"
+                + frame.getLineNumber() + ")";
     }
 
     /** The line of the koan where it failed (in the koan's own method, not a helper), as a path one can open. */
@@ -120,6 +151,10 @@ final class FailureStory {
             lines.add("(" + left + " more lines)");
         }
         return lines;
+    }
+
+    private static boolean isLearnerFrame(StackTraceElement frame) {
+        return frame.getClassName().startsWith(LEARNER_PACKAGE);
     }
 
     private static boolean isCourseFrame(StackTraceElement frame) {
