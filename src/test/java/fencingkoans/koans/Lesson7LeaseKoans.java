@@ -131,6 +131,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         issuer.release(workerA, leaseA);
         boolean heldAfterRelease = issuer.holds(workerA, leaseA);
         Lease leaseB = leaseOf(issuer.grant(workerB, FUND_A));
+        boolean heldByAWhileBHolds = issuer.holds(workerA, leaseB);
         issuer.release(workerA, leaseA);
         ApplyResult afterRelease = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-2", 5));
 
@@ -138,10 +139,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(leaseB.generation()).as("worker B's generation after A gave the lease back: strictly above A's "
                 + leaseA.generation()).isEqualTo(leaseA.generation() + 1);
         assertThat(heldAfterRelease).as("whether worker A holds the lease right after giving it back").isFalse();
-        assertThat(issuer.holds(workerA, leaseB)).as("whether worker A holds the lease now that B does: the node "
+        assertThat(heldByAWhileBHolds).as("whether worker A holds the lease now that B does: the node "
                 + "exists, but another session owns it").isFalse();
         assertThat(issuer.holds(workerB, leaseB)).as("whether worker B still holds its lease after A, late, gave "
-                + "its own back a second time").isTrue();
+                + "its own back a second time: a release may delete only a node its caller's session owns")
+                .isTrue();
         assertThat(afterRelease).as("worker A's next apply, still with generation " + leaseA.generation())
                 .isEqualTo(Rejected.stale(leaseA.generation(), leaseB.generation()));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's first apply landed").isEqualTo(5);
@@ -209,7 +211,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(course.value(FUND_A)).as("fund-A's value").isZero();
     }
 
-    @Koan(edit = "LeaseIssuer.grant",
+    @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
             teaches = "Without a quorum no generation is issued: the grant answers Unavailable in bounded time, "
                     + "nothing is installed, and after the restart issuing goes on strictly higher.",
             hints = {
@@ -335,7 +337,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         assertThat(write).as("a worker's client writing the counter directly%s",
                 because(write, "the write went through")).isInstanceOf(KeeperException.NoAuthException.class);
-        assertThat(delete).as("a worker's client deleting the counter, to create it anew%s",
+        assertThat(delete).as("a worker's client deleting the counter, to create it anew (ZooKeeper checks a "
+                + "delete against the ACL of the node's parent)%s",
                 because(delete, "the delete went through")).isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(throughAnIssuer).as("an issuer running on a worker's client%s",
                 because(throughAnIssuer, "it issued a generation")).isInstanceOf(KeeperException.NoAuthException.class);
