@@ -14,20 +14,15 @@ import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
 
 /**
- * The course's manifest: its lessons in order, each with its koans. A koan's number is derived, never written:
- * the lesson's number, then the koan's place in its lesson's file, in the order the file is written in.
+ * The course's manifest: its lessons in order, each with its koans. Lessons are not listed anywhere: every
+ * top-level class of {@value #LESSON_PACKAGE} is one, marked {@link Lesson} (an interface there holds koans that
+ * a lesson implements), and the lessons' numbers give the order. A koan's number is derived, never written: the lesson's number, then the koan's place in its lesson's
+ * file, in the order the file is written in.
  */
 public final class Course {
 
-    /** Lesson classes in course order. Everything else (numbers, names, hints) is read from the classes. */
-    private static final List<String> LESSON_CLASSES = List.of(
-            "fencingkoans.koans.Lesson1StaleAuthorityKoans",
-            "fencingkoans.koans.Lesson2ContractPerResourceKoans",
-            "fencingkoans.koans.Lesson3TransactionKoans",
-            "fencingkoans.koans.Lesson4DuplicateKoans",
-            "fencingkoans.koans.Lesson5CounterexampleKoans",
-            "fencingkoans.koans.Lesson6PostgresKoans",
-            "fencingkoans.koans.Lesson7LeaseKoans");
+    /** The lessons' package; its subpackages hold what lessons share. pom.xml selects it for Surefire and PIT. */
+    public static final String LESSON_PACKAGE = "fencingkoans.koans";
 
     /** Numbered once per class loader: watch mode loads the koans again on every save. */
     private static List<LessonEntry> course;
@@ -50,16 +45,61 @@ public final class Course {
     private Course() {
     }
 
-    /** The lesson classes by name, for runners that load them in a class loader of their own. */
+    /** The lesson classes by name, in course order. */
     public static List<String> lessonClassNames() {
-        return LESSON_CLASSES;
+        return lessons().stream().map(lesson -> lesson.testClass().getName()).toList();
     }
 
     public static synchronized List<LessonEntry> lessons() {
         if (course == null) {
-            course = withCards(LESSON_CLASSES.stream().map(Course::lessonClass).toList());
+            course = withCards(lessonClasses());
         }
         return course;
+    }
+
+    /**
+     * The top-level classes of {@value #LESSON_PACKAGE} as this class's loader loads them, which is also the loader
+     * of the {@link Lesson} they carry; in the order of their numbers.
+     */
+    private static List<Class<?>> lessonClasses() {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(Course.class.getClassLoader());
+        try {
+            // The scan loads through the context loader; a name found in several of its folders comes back once.
+            return inCourseOrder(ReflectionSupport.findAllClassesInPackage(LESSON_PACKAGE, type -> type
+                    .getEnclosingClass() == null && !type.isInterface()
+                    && type.getPackageName().equals(LESSON_PACKAGE), name -> true));
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** {@code topLevelClasses}, the classes of the lessons' package, as lessons in course order, or why they are none. */
+    public static List<Class<?>> inCourseOrder(List<Class<?>> topLevelClasses) {
+        List<String> unmarked = topLevelClasses.stream().filter(type -> !type.isAnnotationPresent(Lesson.class))
+                .map(Class::getName).toList();
+        if (!unmarked.isEmpty()) {
+            throw new IllegalStateException("every top-level class of " + LESSON_PACKAGE + " is a lesson, but "
+                    + unmarked + " has no @Lesson: mark it with its number, title and page, or move it to a "
+                    + "subpackage such as " + LESSON_PACKAGE + ".support");
+        }
+        List<Class<?>> lessons = topLevelClasses.stream().sorted(Comparator.comparingInt(Course::number)).toList();
+        for (int i = 1; i < lessons.size(); i++) {
+            if (number(lessons.get(i)) == number(lessons.get(i - 1))) {
+                throw new IllegalStateException("lesson " + number(lessons.get(i)) + " is written twice, in "
+                        + lessons.get(i - 1).getName() + " and " + lessons.get(i).getName() + ": each lesson number "
+                        + "belongs to one class of " + LESSON_PACKAGE);
+            }
+        }
+        for (int i = 0; i < lessons.size(); i++) {
+            if (number(lessons.get(i)) != i + 1) {
+                throw new IllegalStateException("lesson " + (i + 1) + " is missing: the lessons of " + LESSON_PACKAGE
+                        + " are numbered " + lessons.stream().map(Course::number).toList() + ", and the course runs "
+                        + "1, 2, 3 and on without a gap");
+            }
+        }
+        return lessons;
     }
 
     /**
@@ -68,7 +108,7 @@ public final class Course {
      */
     public static LessonEntry lesson(Class<?> lessonClass) {
         Class<?> file = lessonOf(lessonClass);
-        List<LessonEntry> lessons = LESSON_CLASSES.contains(file.getName()) ? lessons() : withCards(List.of(file));
+        List<LessonEntry> lessons = file.getPackageName().equals(LESSON_PACKAGE) ? lessons() : withCards(List.of(file));
         return lessons.stream().filter(lesson -> lesson.testClass().getName().equals(file.getName())).findFirst().orElseThrow();
     }
 
@@ -117,19 +157,15 @@ public final class Course {
                         + again.getName() + " is marked @AgainOnPostgres but overrides no @Koan of an interface"));
     }
 
-    private static Class<?> lessonClass(String className) {
-        try {
-            return Class.forName(className);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("the course manifest names " + className + ", which does not exist", e);
-        }
+    private static int number(Class<?> lessonClass) {
+        return lessonClass.getAnnotation(Lesson.class).value();
     }
 
     /** The koans of one lesson in the order its file is written in, each numbered by its place there. */
     private static List<Numbered> numbered(Class<?> lessonClass) {
         Lesson lesson = lessonClass.getAnnotation(Lesson.class);
         if (lesson == null) {
-            throw new IllegalStateException(lessonClass.getName() + " is in the course manifest but has no @Lesson");
+            throw new IllegalStateException(lessonClass.getName() + " is no lesson: it has no @Lesson");
         }
         Map<Class<?>, SourceLines> compiled = new HashMap<>();
         List<Method> methods = new ArrayList<>();

@@ -1,7 +1,7 @@
 package fencingkoans.harness;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
-
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +10,7 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.Filter;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.PostDiscoveryFilter;
@@ -58,16 +59,23 @@ public final class KoanLauncher {
 
     /**
      * The lessons of the course whose class names {@code which} accepts, in course order, as {@code loader} loads
-     * them: a lesson that does not load is an error here, not a lesson that quietly runs no koan.
+     * them. The course that {@code loader} loads finds them: only its own {@link Course} reads its own {@link Lesson}.
      */
     public static List<ClassSelector> lessons(ClassLoader loader, Predicate<String> which) {
-        return Course.lessonClassNames().stream().filter(which).map(name -> {
-            try {
-                return selectClass(Class.forName(name, false, loader));
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("the course names the lesson " + name + ", which is not among the "
-                        + "compiled koans", e);
+        try {
+            List<?> names = (List<?>) Class.forName(Course.class.getName(), true, loader).getMethod("lessonClassNames")
+                    .invoke(null);
+            List<ClassSelector> lessons = new ArrayList<>();
+            for (Object name : names) {
+                if (which.test((String) name)) {
+                    lessons.add(DiscoverySelectors.selectClass(Class.forName((String) name, false, loader)));
+                }
             }
-        }).toList();
+            return lessons;
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException error ? error : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the course cannot be loaded from " + loader.getName(), e);
+        }
     }
 }

@@ -59,8 +59,9 @@ public final class KoanReport implements TestExecutionListener {
         planned.clear();
         Set<String> inPlan = testPlan.getRoots().stream().flatMap(root -> testPlan.getDescendants(root).stream())
                 .map(KoanResults::key).flatMap(Optional::stream).collect(Collectors.toSet());
-        boolean holdsKoans = inPlan.stream().anyMatch(key -> Course.lessonClassNames().stream()
-                .anyMatch(lesson -> key.startsWith(lesson + "#") || key.startsWith(lesson + "$")));
+        // A key of the lessons' package itself, not of a subpackage: "fencingkoans.koans.Lesson1...#method".
+        boolean holdsKoans = inPlan.stream().anyMatch(key -> key.startsWith(Course.LESSON_PACKAGE + ".")
+                && !key.substring(Course.LESSON_PACKAGE.length() + 1).contains("."));
         lessons = holdsKoans ? Course.lessons() : List.of();
         total = lessons.stream().mapToInt(lesson -> lesson.koans().size()).sum();
         allHints = testPlan.getConfigurationParameters().get(HINTS).map("all"::equalsIgnoreCase).orElse(false);

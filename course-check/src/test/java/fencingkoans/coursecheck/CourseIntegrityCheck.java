@@ -4,12 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import fencingkoans.harness.Course;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathExpressionException;
+import javax.xml.xpath.XPathFactory;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
 
 /**
  * The course proves itself on both sides: every koan fails on the shipped stubs, passes on the reference, and
@@ -18,23 +29,59 @@ import org.junit.jupiter.api.TestFactory;
 class CourseIntegrityCheck {
 
     private static final int GALLERY_MINIMUM = 10;
-    private static final String KOAN_PACKAGE = "fencingkoans/koans/";
 
     private final CourseTree tree = CourseTree.fromSystemProperties();
 
     /**
-     * Every tool takes the lessons from {@link Course}; Surefire and PIT find test classes by a pattern in pom.xml
-     * ({@code *Koans} in {@code fencingkoans.koans}), which must pick up exactly those lessons.
+     * Every tool takes the lessons from {@link Course}, which finds them in their package; Surefire and PIT select
+     * that package in pom.xml, each in its own pattern language, and must pick up exactly those lessons.
      */
     @Test
-    void theBuildRunsTheLessonsTheCourseLists() {
-        List<String> pickedUp = Folders.filesEndingWith(tree.koanClasses().resolve(KOAN_PACKAGE), "Koans.class")
-                .stream().map(file -> KOAN_PACKAGE.replace('/', '.') + file.getFileName().toString().replace(".class", ""))
-                .toList();
+    void theBuildRunsTheLessonsTheCourseLists() throws Exception {
+        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(tree.basedir().resolve("pom.xml").toFile());
+        List<Path> topLevelClasses;
+        try (Stream<Path> files = Files.walk(tree.koanClasses())) {
+            topLevelClasses = files.map(tree.koanClasses()::relativize).filter(file -> file.toString()
+                    .endsWith(".class") && !file.toString().contains("$") && !isInterface(className(file))).toList();
+        }
 
-        assertThat(pickedUp).as("lesson classes that pom.xml's *Koans pattern picks up for ./mvnw test and PIT; the "
-                + "course lists its lessons in fencingkoans.harness.Course, and both lists must agree")
-                .containsExactlyInAnyOrderElementsOf(Course.lessonClassNames());
+        List<PathMatcher> surefire = patterns(pom, "/project/build/plugins/plugin[artifactId='maven-surefire-plugin']"
+                + "/configuration/includes/include").map(include -> FileSystems.getDefault()
+                .getPathMatcher("glob:" + include.replace(".java", ".class"))).toList();
+        List<Pattern> pit = patterns(pom, "//plugin[artifactId='pitest-maven']/configuration/targetTests/param")
+                .map(param -> Pattern.compile(param.startsWith("~") ? param.substring(1)
+                        : param.replace(".", "\\.").replace("*", ".*"))).toList();
+
+        List<String> lessons = Course.lessonClassNames();
+        assertThat(topLevelClasses.stream().filter(file -> surefire.stream().anyMatch(include -> include.matches(file)))
+                .map(CourseIntegrityCheck::className)).as("the classes that Surefire's <includes> in pom.xml select "
+                + "for ./mvnw test; the course's lessons are the top-level classes of %s", Course.LESSON_PACKAGE)
+                .containsExactlyInAnyOrderElementsOf(lessons);
+        assertThat(topLevelClasses.stream().map(CourseIntegrityCheck::className)
+                .filter(name -> pit.stream().anyMatch(param -> param.matcher(name).matches())))
+                .as("the classes that PIT's <targetTests> in pom.xml's course-check profile select; the course's "
+                        + "lessons are the top-level classes of %s", Course.LESSON_PACKAGE)
+                .containsExactlyInAnyOrderElementsOf(lessons);
+    }
+
+    private static Stream<String> patterns(Document pom, String path) throws XPathExpressionException {
+        NodeList nodes = (NodeList) XPathFactory.newInstance().newXPath().evaluate(path, pom, XPathConstants.NODESET);
+        assertThat(nodes.getLength()).as("patterns at %s in pom.xml", path).isPositive();
+        return IntStream.range(0, nodes.getLength()).mapToObj(i -> nodes.item(i).getTextContent().trim());
+    }
+
+    /** An interface is no test class: Surefire and PIT select it and run nothing of it. */
+    private static boolean isInterface(String className) {
+        try {
+            return Class.forName(className, false, CourseIntegrityCheck.class.getClassLoader()).isInterface();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(className + " is compiled but does not load", e);
+        }
+    }
+
+    private static String className(Path classFile) {
+        return classFile.toString().replace(".class", "").replace(classFile.getFileSystem().getSeparator(), ".");
     }
 
     @Test
