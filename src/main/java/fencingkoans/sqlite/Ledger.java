@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -41,10 +42,17 @@ public final class Ledger implements AutoCloseable {
 
     /** Runs one SQL statement as written, for example {@code BEGIN IMMEDIATE}, {@code COMMIT} or {@code ROLLBACK}. */
     public void execute(String sql) {
+        String keyword = firstKeyword(sql);
+        if (keyword.equals("BEGIN")) {
+            checkpoints.reach(Checkpoint.BEFORE_BEGIN);
+        }
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
             throw new StoreException(sql, e);
+        }
+        if (keyword.equals("COMMIT") || keyword.equals("END")) {
+            checkpoints.reach(Checkpoint.AFTER_COMMIT);
         }
     }
 
@@ -137,6 +145,15 @@ public final class Ledger implements AutoCloseable {
         } catch (SQLException e) {
             throw new StoreException("closing the connection", e);
         }
+    }
+
+    private static String firstKeyword(String sql) {
+        String trimmed = sql == null ? "" : sql.strip();
+        int end = 0;
+        while (end < trimmed.length() && Character.isLetter(trimmed.charAt(end))) {
+            end++;
+        }
+        return trimmed.substring(0, end).toUpperCase(Locale.ROOT);
     }
 
     private void update(String sql, long number, String resource) {

@@ -48,7 +48,8 @@ final class StepGenerator {
             return new Step.Read(random.nextInt(10) == 0 ? UNKNOWN : resource);
         }
         if (roll < 97) {
-            Checkpoint where = Checkpoint.values()[random.nextInt(Checkpoint.values().length)];
+            List<Checkpoint> inside = Checkpoint.INSIDE_A_TRANSACTION;
+            Checkpoint where = inside.get(random.nextInt(inside.size()));
             return new Step.ApplyWithFault(random.nextBoolean() ? request(model, resource) : repeat(model, resource),
                     where);
         }

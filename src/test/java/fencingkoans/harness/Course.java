@@ -127,9 +127,14 @@ public final class Course {
         lessonClasses.forEach(lessonClass -> numbered.put(lessonClass, numbered(lessonClass)));
         List<Numbered> all = lessonClasses.stream().flatMap(lessonClass -> numbered.get(lessonClass).stream()).toList();
         return lessonClasses.stream().map(lessonClass -> new LessonEntry(lessonClass.getAnnotation(Lesson.class),
-                lessonClass, numbered.get(lessonClass).stream().map(koan -> new KoanEntry(card(koan, all),
-                        KoanDisplayNames.sentence(koan.method().getName()), koan.testClass(), koan.method())).toList()))
+                lessonClass, numbered.get(lessonClass).stream().map(koan -> entry(koan, all)).toList()))
                 .toList();
+    }
+
+    private static KoanEntry entry(Numbered koan, List<Numbered> all) {
+        KoanCard card = card(koan, all);
+        return new KoanEntry(card, KoanDisplayNames.name(koan.method().getName(), card.teaches()), koan.testClass(),
+                koan.method());
     }
 
     private static KoanCard card(Numbered koan, List<Numbered> all) {

@@ -2,7 +2,12 @@ package fencingkoans.harness;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayNameGenerator;
 
 /**
@@ -10,6 +15,8 @@ import org.junit.jupiter.api.DisplayNameGenerator;
  * report and the grade is the one written on the koan: "1.2 a worker whose generation was replaced is rejected".
  */
 public final class KoanDisplayNames implements DisplayNameGenerator {
+
+    private static final Pattern WRITTEN_WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’-][\\p{L}\\p{N}]+)*");
 
     @Override
     public String generateDisplayNameForClass(Class<?> testClass) {
@@ -33,8 +40,9 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
     @Override
     public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass,
             Method testMethod) {
-        String sentence = sentence(testMethod.getName());
-        return Course.card(testClass, testMethod).map(card -> card.number() + " " + sentence).orElse(sentence);
+        return Course.card(testClass, testMethod)
+                .map(card -> card.number() + " " + name(testMethod.getName(), card.teaches()))
+                .orElseGet(() -> sentence(testMethod.getName()));
     }
 
     /** "6.1 to 6.4", and koans written apart apart: "6.5 to 6.12 and 6.27". */
@@ -57,9 +65,49 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
                 : String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
     }
 
+    /**
+     * The koan's name in written English: the method's words, each spelled as the koan's own {@code teaches}
+     * sentence spells it. A method name cannot hold an apostrophe, a hyphen or a capital of its own, so
+     * "theFirstHoldersApplyIsStale" taught as "... the first holder's next apply ..." reads "the first holder's apply
+     * is stale", and "installingOnFundA" beside "fund-A" reads "installing on fund-A".
+     */
+    static String name(String methodName, String teaches) {
+        Map<String, String> written = writtenForms(teaches);
+        List<String> words = List.of(sentence(methodName).split(" "));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            String pair = i + 1 < words.size() ? written.get(words.get(i) + words.get(i + 1)) : null;
+            if (pair != null) {
+                out.add(pair);
+                i++;
+            } else {
+                out.add(written.getOrDefault(words.get(i), words.get(i)));
+            }
+        }
+        return String.join(" ", out);
+    }
+
+    /**
+     * The words of {@code teaches} that a method name would lose something of, keyed by what is left of them:
+     * "holder's" under "holders", "fund-A" under "funda", "SQL" under "sql". A capital on a word's first letter
+     * alone is left out: it starts a sentence, or names a result ("Contended"), and the name reads on in lower case.
+     */
+    private static Map<String, String> writtenForms(String teaches) {
+        Map<String, String> forms = new HashMap<>();
+        Matcher word = WRITTEN_WORD.matcher(teaches);
+        while (word.find()) {
+            String form = word.group();
+            String rest = form.substring(1);
+            if (form.matches(".*['’-].*") || !rest.equals(rest.toLowerCase(Locale.ROOT))) {
+                forms.putIfAbsent(form.replaceAll("['’-]", "").toLowerCase(Locale.ROOT), form);
+            }
+        }
+        return forms;
+    }
+
     /** "aWorkerIsRejected" becomes "a worker is rejected". */
     static String sentence(String camelCase) {
         return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("([A-Z])([A-Z][a-z])", "$1 $2")
-                .toLowerCase(java.util.Locale.ROOT);
+                .toLowerCase(Locale.ROOT);
     }
 }

@@ -38,6 +38,7 @@ class Lesson3TransactionKoans extends CourseKoans {
 
     private static final ApplyRequest WORKER_A = new ApplyRequest(FUND_A, 1, "a-1", 7);
     private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
+    private static final ApplyRequest B_AFTER_A = new ApplyRequest(FUND_A, 1, "b-3", 3);
     private static final ApplyRequest ON_FUND_B = new ApplyRequest(FUND_B, 1, "b-2", 5);
     private static final String NEVER_SCRIPTED = "apply never called ledger.installedGeneration, where this moment "
             + "is scripted";
@@ -141,12 +142,16 @@ class Lesson3TransactionKoans extends CourseKoans {
                         + "afterwards, however often A retries."})
     void contentionAndStalenessAreDifferentCauses() {
         Authority authority = course.authority();
+        Authority rival = course.authority();
         FencedStore workerA = course.store();
         AtomicReference<ApplyResult> duringInstall = new AtomicReference<>();
+        AtomicReference<InstallResult> rivalAfterCommit = new AtomicReference<>();
         authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
                 () -> duringInstall.set(workerA.apply(WORKER_A)));
+        authority.checkpoints().once(Checkpoint.AFTER_COMMIT,
+                () -> rivalAfterCommit.set(rival.install(FUND_A, 3)));
 
-        authority.install(FUND_A, 2);
+        InstallResult installed = authority.install(FUND_A, 2);
         ApplyResult afterInstall = workerA.apply(WORKER_A);
         ApplyResult retriedAgain = workerA.apply(WORKER_A);
 
@@ -154,28 +159,48 @@ class Lesson3TransactionKoans extends CourseKoans {
                 + "generation check%s", because(duringInstall.get(), "install never read the generation, so that "
                         + "moment never came"))
                 .isEqualTo(new Contended(FUND_A));
-        assertThat(afterInstall).as("A's retry once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
-        assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 2));
+        assertThat(installed).as("the answer to installing generation 2. A second install made 3 just after its "
+                + "COMMIT, so 3 is what fund-A holds by the time the answer is given: does your install answer what "
+                + "its own transaction did, or read the generation again afterwards?%s",
+                        because(rivalAfterCommit.get(), "install never ran COMMIT through ledger.execute"))
+                .isEqualTo(new InstallResult.Installed(FUND_A, 2));
+        assertThat(afterInstall).as("A's retry once generations 2 and 3 are installed").isEqualTo(Rejected.stale(1, 3));
+        assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 3));
     }
 
-    @Koan(edit = "ImmediateTransaction.run",
-            teaches = "Nobody sees the effect before the commit: the check and the effect land together.",
+    @Koan(edit = "ImmediateTransaction.run and FencedStore.apply",
+            teaches = "Nobody sees the effect before the commit, and the answer is the value the transaction made: "
+                    + "the check, the effect and the answer land together.",
             hints = {
                 "Another connection reads fund-A while apply has updated the value but not yet finished. What "
                         + "does it see if each statement commits on its own?",
-                "Inside one transaction, other connections keep seeing the last committed value until COMMIT."})
+                "Inside one transaction, other connections keep seeing the last committed value until COMMIT.",
+                "Worker B writes just before A's BEGIN and just after A's COMMIT. A value read outside A's "
+                        + "transaction is B's, not A's: answer with what addToValue returned inside it."})
     void aReaderSeesNothingBeforeTheCommit() {
         FencedStore workerA = course.store();
+        FencedStore workerB = course.store();
         FencedStore reader = course.store();
+        AtomicReference<ApplyResult> bBeforeBegin = new AtomicReference<>();
         AtomicReference<Long> seenMidway = new AtomicReference<>();
+        AtomicReference<ApplyResult> bAfterCommit = new AtomicReference<>();
+        workerA.checkpoints().once(Checkpoint.BEFORE_BEGIN, () -> bBeforeBegin.set(workerB.apply(WORKER_B)));
         workerA.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
                 () -> seenMidway.set(reader.read(FUND_A).orElseThrow().value()));
+        workerA.checkpoints().once(Checkpoint.AFTER_COMMIT, () -> bAfterCommit.set(workerB.apply(B_AFTER_A)));
 
-        workerA.apply(WORKER_A);
+        ApplyResult result = workerA.apply(WORKER_A);
 
-        assertThat(seenMidway.get()).as("fund-A's value read by another connection after apply's UPDATE but "
-                + "before its COMMIT").isZero();
-        assertThat(reader.read(FUND_A).orElseThrow().value()).as("the same read after the commit").isEqualTo(7);
+        assertThat(seenMidway.get()).as("fund-A's value read by another connection after A's UPDATE but before its "
+                + "COMMIT: B's 5 is committed, A's 7 is not yet%s", because(bBeforeBegin.get(), "A's apply never ran "
+                        + "BEGIN through ledger.execute, where B's first write is scripted")).isEqualTo(5);
+        assertThat(result).as("A's answer. B added 5 just before A's BEGIN and 3 just after A's COMMIT, so A's "
+                + "transaction turned 5 into 12, and fund-A now holds 15. An answer of 7 was worked out before the "
+                + "transaction; 15 was read after it. Which value did your apply see inside it?%s",
+                        because(bAfterCommit.get(), "A's apply never ran COMMIT through ledger.execute"))
+                .isEqualTo(new Applied(12));
+        assertThat(reader.read(FUND_A).orElseThrow().value()).as("fund-A after A's and both of B's applies")
+                .isEqualTo(15);
     }
 
     @Koan(edit = "ImmediateTransaction.run and Authority.install",
