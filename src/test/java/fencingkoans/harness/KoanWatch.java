@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.net.URLClassLoader;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
@@ -20,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
@@ -61,6 +63,8 @@ public final class KoanWatch {
     private final List<String> javacOptions;
     /** A failed compile leaves no classes behind: then a SQL save must compile too. */
     private boolean lastCompileSucceeded;
+    /** The Java and SQL files as the last run read them. */
+    private Map<Path, String> ranOn = Map.of();
 
     private KoanWatch(List<String> javacOptions) {
         this.javacOptions = javacOptions;
@@ -84,63 +88,130 @@ public final class KoanWatch {
                     }
                 }
             }
-            runOnce("[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
+            runOnce(watcher, "[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
             while (true) {
-                WatchKey changed = watcher.take();
-                boolean javaChanged = false;
-                boolean sqlChanged = false;
-                while (changed != null) {
-                    List<String> files = changed.pollEvents().stream().map(event -> event.context().toString())
-                            .toList();
-                    javaChanged |= files.stream().anyMatch(file -> file.endsWith(".java"));
-                    sqlChanged |= files.stream().anyMatch(file -> file.endsWith(".sql"));
-                    changed.reset();
-                    changed = watcher.poll(QUIET_MILLIS, TimeUnit.MILLISECONDS);
-                }
-                if (javaChanged || !lastCompileSucceeded) {
-                    runOnce("[watch] exercises/ changed: compiling it and running the koans again");
-                } else if (sqlChanged) {
+                Saved saved = untilQuiet(watcher, watcher.take(), Saved.NOTHING);
+                if (saved.java() || !lastCompileSucceeded) {
+                    runOnce(watcher, "[watch] exercises/ changed: compiling it and running the koans again");
+                } else if (saved.sql()) {
                     System.out.println();
                     System.out.println("[watch] lesson 6's SQL changed: the Java compiled last stands; the koans run "
                             + "again");
+                    ranOn = contents();
                     runKoans();
                 }
+                skipWhatTheRunAlreadySaw(watcher);
             }
         }
     }
 
-    private void runOnce(String banner) throws IOException {
+    /** What a save touched: Java sources, lesson 6's SQL, or neither (an editor's swap or backup file). */
+    private record Saved(boolean java, boolean sql) {
+        static final Saved NOTHING = new Saved(false, false);
+
+        Saved and(List<String> files) {
+            return new Saved(java || files.stream().anyMatch(file -> file.endsWith(".java")),
+                    sql || files.stream().anyMatch(file -> file.endsWith(".sql")));
+        }
+    }
+
+    /** Takes in {@code changed} and whatever follows it until the folders have been quiet for a while. */
+    private static Saved untilQuiet(WatchService watcher, WatchKey changed, Saved before) throws InterruptedException {
+        Saved saved = before;
+        while (changed != null) {
+            saved = saved.and(changed.pollEvents().stream().map(event -> event.context().toString()).toList());
+            changed.reset();
+            changed = watcher.poll(QUIET_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        return saved;
+    }
+
+    /**
+     * An editor that saves in steps (a temporary file renamed over the old one, a truncate and then the write, two
+     * files of one "save all") can finish its save while the koans run. What it wrote then is what the run
+     * compiled, so those events call for no second run; a run is due only if the files now differ from that.
+     */
+    private void skipWhatTheRunAlreadySaw(WatchService watcher) throws IOException, InterruptedException {
+        WatchKey pending = watcher.poll();
+        if (pending != null) {
+            untilQuiet(watcher, pending, Saved.NOTHING);
+        }
+        if (!contents().equals(ranOn)) {
+            runOnce(watcher, "[watch] exercises/ changed during the run: compiling it and running the koans again");
+        }
+    }
+
+    private void runOnce(WatchService watcher, String banner) throws IOException, InterruptedException {
         System.out.println();
         System.out.println(banner);
         long started = System.nanoTime();
-        if (compile()) {
+        if (compile(watcher)) {
             System.out.printf("[watch] compiled in %.2f s; the koans run%n", (System.nanoTime() - started) / 1e9);
             runKoans();
         }
     }
 
-    private boolean compile() throws IOException {
+    /**
+     * Compiles exercises/ as it stands once the save is over. A save still going on (its next step came while
+     * javac read the files) is waited for and compiled again, so that a half-written file is never reported.
+     */
+    private boolean compile(WatchService watcher) throws IOException, InterruptedException {
+        while (true) {
+            Map<Path, String> before = contents();
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            boolean compiles = compileOnce(before.keySet(), diagnostics);
+            WatchKey pending = watcher.poll();
+            if (pending != null) {
+                untilQuiet(watcher, pending, Saved.NOTHING);
+            }
+            if (contents().equals(before)) {
+                ranOn = before;
+                lastCompileSucceeded = compiles;
+                if (!compiles) {
+                    report(diagnostics);
+                }
+                return compiles;
+            }
+        }
+    }
+
+    private boolean compileOnce(Set<Path> files, DiagnosticCollector<JavaFileObject> diagnostics) throws IOException {
         clear(compiled);
         Files.createDirectories(compiled);
-        List<File> files;
-        try (Stream<Path> walk = Files.walk(sources)) {
-            files = walk.filter(path -> path.toString().endsWith(".java")).map(Path::toFile).toList();
-        }
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        List<String> options = Stream.concat(javacOptions.stream(), Stream.of("-proc:none", "-implicit:none", "-d", compiled.toString(), "-classpath", String.join(File.pathSeparator, libraries)))
+        List<File> javaFiles = files.stream().filter(path -> path.toString().endsWith(".java")).map(Path::toFile)
                 .toList();
-        boolean compiles = compiler.getTask(null, fileManager, diagnostics, options, null,
-                fileManager.getJavaFileObjectsFromFiles(files)).call();
-        lastCompileSucceeded = compiles;
-        if (!compiles) {
-            System.out.println();
-            System.out.println("exercises/ does not compile yet:");
-            diagnostics.getDiagnostics().stream().filter(found -> found.getKind() == Diagnostic.Kind.ERROR)
-                    .forEach(error -> System.out.println("  " + error.getSource().getName() + ":"
-                            + error.getLineNumber() + ": " + error.getMessage(null)));
-            System.out.println("Fix it and save: the koans run again.");
+        List<String> options = Stream.concat(javacOptions.stream(), Stream.of("-proc:none", "-implicit:none", "-d",
+                compiled.toString(), "-classpath", String.join(File.pathSeparator, libraries))).toList();
+        return compiler.getTask(null, fileManager, diagnostics, options, null,
+                fileManager.getJavaFileObjectsFromFiles(javaFiles)).call();
+    }
+
+    private static void report(DiagnosticCollector<JavaFileObject> diagnostics) {
+        System.out.println();
+        System.out.println("exercises/ does not compile yet:");
+        diagnostics.getDiagnostics().stream().filter(found -> found.getKind() == Diagnostic.Kind.ERROR)
+                .forEach(error -> System.out.println("  " + error.getSource().getName() + ":"
+                        + error.getLineNumber() + ": " + error.getMessage(null)));
+        System.out.println("Fix it and save: the koans run again.");
+    }
+
+    /** Every Java and SQL file of exercises/ with its text: what a run compiles and reads. */
+    private Map<Path, String> contents() throws IOException {
+        Map<Path, String> texts = new TreeMap<>();
+        for (Path watched : List.of(sources, resources)) {
+            try (Stream<Path> walk = Files.walk(watched)) {
+                for (Path file : walk.filter(path -> path.toString().endsWith(".java")
+                        || path.toString().endsWith(".sql")).toList()) {
+                    try {
+                        texts.put(file, Files.readString(file));
+                    } catch (NoSuchFileException renamedAway) {
+                        // Gone between the walk and the read: an editor's rename is under way; the next look sees it.
+                        texts.put(file, "");
+                    }
+                }
+            }
         }
-        return compiles;
+        return texts;
     }
 
     private void runKoans() {
