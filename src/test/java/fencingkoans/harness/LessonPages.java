@@ -42,7 +42,7 @@ public final class LessonPages {
         }
         if (checkOnly && !stale.isEmpty()) {
             System.err.println("Lesson pages out of date with the koans: " + stale);
-            System.err.println("Regenerate them with: ./mvnw -q test-compile exec:java -Plesson-pages");
+            System.err.println("Regenerate them with: ./mvnw -q test-compile exec:java@lesson-pages");
             System.exit(1);
         }
         System.out.println(checkOnly ? "Lesson pages match the koans." : "Lesson pages written: " + stale);
