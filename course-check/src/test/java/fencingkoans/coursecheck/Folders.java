@@ -46,6 +46,24 @@ final class Folders {
         }
     }
 
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + file, e);
+        }
+    }
+
+    /** Writes {@code text} to {@code file}, creating the folders it needs. */
+    static void write(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + file, e);
+        }
+    }
+
     /** The files directly in {@code folder} whose names end with {@code suffix}, by name. */
     static List<Path> filesEndingWith(Path folder, String suffix) {
         try (Stream<Path> files = Files.list(folder)) {

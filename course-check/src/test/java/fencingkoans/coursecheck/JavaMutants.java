@@ -150,14 +150,6 @@ final class JavaMutants {
         return text.lines().findFirst().orElse("").strip();
     }
 
-    /** A stretch of the file, from the offset {@code from} up to, not including, {@code to}. */
-    private record Span(int from, int to) {
-
-        String of(String text) {
-            return text.substring(from, to);
-        }
-    }
-
     /** A method's body: its top-level statements, each with the comment lines right before it. */
     private record Body(String java, int from, int to) {
 

@@ -1,9 +1,6 @@
 package fencingkoans.coursecheck;
 
 import fencingkoans.harness.Course;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,8 +18,9 @@ class JavaMutationCheck {
     @Test
     void theKoansKillTheMovesThatPitCannotMake() {
         Path reference = tree.solutions();
-        List<Mutant> mutants = JavaMutants.of(read(reference, JavaMutants.STORE), read(reference, JavaMutants.AUTHORITY),
-                read(reference, JavaMutants.TRANSACTION));
+        List<Mutant> mutants = JavaMutants.of(Folders.read(reference.resolve(JavaMutants.STORE)),
+                Folders.read(reference.resolve(JavaMutants.AUTHORITY)),
+                Folders.read(reference.resolve(JavaMutants.TRANSACTION)));
 
         MutationScore score = new MutationScore("Java", mutants.size());
         for (int i = 0; i < mutants.size(); i++) {
@@ -30,7 +28,7 @@ class JavaMutationCheck {
             String name = "java-mutant-" + (i + 1);
             Path track = Folders.recreate(tree.work().resolve("java-mutants").resolve(name));
             Folders.copyTree(reference, track);
-            write(track.resolve(mutant.file()), mutant.text());
+            Folders.write(track.resolve(mutant.file()), mutant.text());
             Path classes = TrackCompiler.compile(track, tree.sharedClasses(), tree.work().resolve("classes").resolve(name));
             score.record(mutant, firstFailingLesson(classes));
         }
@@ -52,21 +50,5 @@ class JavaMutationCheck {
             }
         }
         return List.of();
-    }
-
-    private static String read(Path track, String file) {
-        try {
-            return Files.readString(track.resolve(file));
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading the reference " + file, e);
-        }
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing " + file, e);
-        }
     }
 }

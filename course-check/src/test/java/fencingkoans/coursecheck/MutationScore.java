@@ -2,9 +2,6 @@ package fencingkoans.coursecheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,12 +41,7 @@ final class MutationScore {
         int percent = total == 0 ? 0 : killed * 100 / total;
         System.out.printf("%s mutation score: %d of %d killed (%d%%), %d survived, %.0f s%n", what, killed, total,
                 percent, survivors.size(), (System.nanoTime() - start) / 1e9);
-        String explained;
-        try {
-            explained = Files.readString(courseQuality);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading " + courseQuality, e);
-        }
+        String explained = Folders.read(courseQuality);
         assertThat(decided).as("%s mutants decided", what).isEqualTo(total).isPositive();
         assertThat(survivors.stream().filter(id -> !explained.contains(id)).toList()).as("surviving %s mutants that "
                 + "%s does not explain under their id (equivalent, or which koan should kill them)", what,

@@ -2,7 +2,6 @@ package fencingkoans.coursecheck;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -23,12 +22,7 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
 
     static Pitfall load(Path file) {
         String name = file.getFileName().toString().replace(SUFFIX, "");
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading " + file, e);
-        }
+        List<String> lines = Folders.read(file).lines().toList();
         String mistake = field(lines, "Mistake:", file);
         List<String> caughtBy = Arrays.stream(field(lines, "Caught by:", file).split(",")).map(String::trim)
                 .filter(koan -> !koan.isEmpty()).toList();

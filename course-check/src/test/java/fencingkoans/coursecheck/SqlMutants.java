@@ -269,16 +269,4 @@ final class SqlMutants {
     private static String oneLine(String text) {
         return text.strip().replaceAll("\\s+", " ");
     }
-
-    /** A stretch of the file, from the offset {@code from} up to, not including, {@code to}. */
-    private record Span(int from, int to) {
-
-        String of(String text) {
-            return text.substring(from, to);
-        }
-
-        boolean contains(int offset) {
-            return from <= offset && offset < to;
-        }
-    }
 }

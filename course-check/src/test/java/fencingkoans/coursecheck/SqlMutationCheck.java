@@ -2,9 +2,6 @@ package fencingkoans.coursecheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,10 +18,11 @@ class SqlMutationCheck {
     private final CourseTree tree = CourseTree.fromSystemProperties();
 
     @Test
-    void lessonSixKoansKillTheMutantsOfTheReferenceSql() throws IOException {
+    void lessonSixKoansKillTheMutantsOfTheReferenceSql() {
         Path reference = TrackCompiler.compile(tree.solutions(), tree.sharedClasses(),
                 tree.work().resolve("classes").resolve("sql-mutants-reference"));
-        List<Mutant> mutants = SqlMutants.of(read(reference, SqlMutants.FUNCTION), read(reference, SqlMutants.GRANTS));
+        List<Mutant> mutants = SqlMutants.of(Folders.read(reference.resolve(SQL_FOLDER + SqlMutants.FUNCTION)),
+                Folders.read(reference.resolve(SQL_FOLDER + SqlMutants.GRANTS)));
         try (KoanRunner unmutated = runner(List.of(reference))) {
             assertThat(KoanRun.describeEach(unmutated.run().notPassing())).as("lesson 6's koans on the unmutated "
                     + "reference: each must run and pass, so the check needs a PostgreSQL server (FENCING_PG_URL)")
@@ -35,8 +33,7 @@ class SqlMutationCheck {
         for (int i = 0; i < mutants.size(); i++) {
             Mutant mutant = mutants.get(i);
             Path folder = Folders.recreate(tree.work().resolve("sql-mutants").resolve(String.valueOf(i + 1)));
-            Files.createDirectories(folder.resolve(SQL_FOLDER));
-            Files.writeString(folder.resolve(SQL_FOLDER + mutant.file()), mutant.text());
+            Folders.write(folder.resolve(SQL_FOLDER + mutant.file()), mutant.text());
             try (KoanRunner runner = runner(List.of(folder, reference))) {
                 score.record(mutant, runner.firstFailingGroup(Pitfall.SQL_LESSON));
             }
@@ -47,13 +44,5 @@ class SqlMutationCheck {
 
     private KoanRunner runner(List<Path> folders) {
         return new KoanRunner(tree, folders, Pitfall.SQL_LESSON::equals);
-    }
-
-    private static String read(Path classes, String file) {
-        try {
-            return Files.readString(classes.resolve(SQL_FOLDER + file));
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading the reference " + file, e);
-        }
     }
 }
