@@ -19,20 +19,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.FourLetterWordMain;
-import org.apache.zookeeper.client.StaticHostProvider;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.X509Exception;
 import org.apache.zookeeper.util.ServiceUtils;
@@ -57,8 +56,11 @@ public final class Ensemble implements AutoCloseable {
     private static final int TICK_MS = 1_000;
     /** Long enough never to run out during a koan: no koan waits for a session to time out. */
     private static final int SESSION_TIMEOUT_MS = 20_000;
-    /** How long an operation waits for a connection before it fails: the bound on "no quorum". */
-    private static final int CONNECTION_TIMEOUT_MS = 500;
+    /**
+     * How long Curator holds an operation while its client has no server, before it hands the operation to ZooKeeper's
+     * client, which fails it at its next try to reach one (within about a second, see {@link LocalServers}).
+     */
+    private static final int CONNECTION_TIMEOUT_MS = 200;
     /**
      * The servers write their log without forcing it to disk: a stopped and restarted server still finds every
      * committed change (the operating system has it), which is all a restart here proves; a power cut would not.
@@ -66,8 +68,9 @@ public final class Ensemble implements AutoCloseable {
     private static final Map<String, Object> NO_FSYNC = Map.of("forceSync", "no");
     /** How long to wait for something the ensemble does on its own: connecting, electing a leader. */
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    /** How often the wait for a quorum tries again, and how long each try waits for a connection. */
-    private static final int PROBE_INTERVAL_MS = 100;
+    /** How often the wait for a quorum asks the servers again. */
+    private static final int PROBE_INTERVAL_MS = 20;
+    private static final Pattern MODE = Pattern.compile("Mode: (\\w+)");
 
     private static Ensemble kept;
 
@@ -180,7 +183,7 @@ public final class Ensemble implements AutoCloseable {
 
     /**
      * A connected client that authenticates as {@code identity} and sees only {@code namespace}. It does not retry:
-     * without a quorum, an operation fails once it has waited {@value #CONNECTION_TIMEOUT_MS} ms for a connection.
+     * without a quorum, an operation fails with a {@code ConnectionLoss} within about a second.
      */
     public EnsembleClient connect(Identity identity, String namespace) {
         EnsembleClient client = new EnsembleClient();
@@ -223,8 +226,7 @@ public final class Ensemble implements AutoCloseable {
                 if (event.getState() == KeeperState.SyncConnected) {
                     joined.countDown();
                 }
-            }, handle.getSessionId(), handle.getSessionPasswd(), false,
-                    new StaticHostProvider(new ConnectStringParser(connectString()).getServerAddresses()),
+            }, handle.getSessionId(), handle.getSessionPasswd(), false, new LocalServers(connectString()),
                     clientConfig());
             try {
                 if (!joined.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
@@ -250,8 +252,10 @@ public final class Ensemble implements AutoCloseable {
         List<TestingZooKeeperServer> servers = cluster.getServers();
         TestingZooKeeperServer leader = servers.stream().filter(Ensemble::leads).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no ZooKeeper server says it leads"));
-        stop(leader);
+        // The follower first: the two left still form a quorum, and the leader's stop then leaves one follower alone.
+        // Stopped first, the leader would leave two followers that elect a new leader between the two stops.
         stop(servers.stream().filter(server -> server != leader).findFirst().orElseThrow());
+        stop(leader);
     }
 
     /**
@@ -302,15 +306,8 @@ public final class Ensemble implements AutoCloseable {
         return config;
     }
 
-    /** What the server says of itself through ZooKeeper's four-letter word {@code srvr}. */
     private static boolean leads(TestingZooKeeperServer server) {
-        InstanceSpec spec = server.getInstanceSpec();
-        try {
-            return FourLetterWordMain.send4LetterWord(spec.getHostname(), spec.getPort(), "srvr")
-                    .contains("Mode: leader");
-        } catch (IOException | X509Exception.SSLContextException e) {
-            throw new IllegalStateException("could not ask " + spec.getConnectString() + " whether it leads", e);
-        }
+        return mode(server).equals("leader");
     }
 
     private void stop(TestingZooKeeperServer server) {
@@ -342,21 +339,48 @@ public final class Ensemble implements AutoCloseable {
     }
 
     /**
-     * Returns once a write is committed: then a leader holds a quorum. Servers elect on their own, so this is the
-     * one place that retries; the retry is bounded, and it waits for an event, never for a session to time out.
+     * Returns once every server serves, one as leader, the others as its followers: then a write commits, and a client
+     * that connects to any of them is answered at once. Servers elect on their own, so this is the one place that
+     * polls: each server is asked what it is doing (ZooKeeper's {@code srvr}), every {@value #PROBE_INTERVAL_MS} ms,
+     * for at most {@link #PATIENCE}. Waiting for one client's write instead would also wait for that client's own
+     * pause before each new try, up to a second.
      */
     private void awaitServing() {
-        try (CuratorFramework probe = CuratorFrameworkFactory.builder()
-                .connectString(connectString())
-                .sessionTimeoutMs(SESSION_TIMEOUT_MS)
-                .connectionTimeoutMs(PROBE_INTERVAL_MS)
-                .zkClientConfig(clientConfig())
-                .retryPolicy(new RetryUntilElapsed((int) PATIENCE.toMillis(), PROBE_INTERVAL_MS))
-                .build()) {
-            probe.start();
-            probe.create().orSetData().forPath("/ensemble-probe");
-        } catch (Exception e) {
-            throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within " + PATIENCE, e);
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        List<String> modes = modes();
+        while (!serving(modes)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within " + PATIENCE
+                        + "; its servers said: " + modes);
+            }
+            try {
+                Thread.sleep(PROBE_INTERVAL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the ZooKeeper ensemble", e);
+            }
+            modes = modes();
+        }
+    }
+
+    private static boolean serving(List<String> modes) {
+        return modes.stream().filter("leader"::equals).count() == 1
+                && modes.stream().allMatch(mode -> mode.equals("leader") || mode.equals("follower"));
+    }
+
+    private List<String> modes() {
+        return cluster.getServers().stream().map(Ensemble::mode).toList();
+    }
+
+    /** The server's mode as it reports it through ZooKeeper's four-letter word {@code srvr}, or what it said instead. */
+    private static String mode(TestingZooKeeperServer server) {
+        InstanceSpec spec = server.getInstanceSpec();
+        try {
+            String report = FourLetterWordMain.send4LetterWord(spec.getHostname(), spec.getPort(), "srvr");
+            Matcher mode = MODE.matcher(report);
+            return mode.find() ? mode.group(1) : report.strip();
+        } catch (IOException | X509Exception.SSLContextException e) {
+            return "no answer (" + e.getMessage() + ")";
         }
     }
 }

@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -45,10 +48,22 @@ public abstract class EnsembleKoans extends CourseKoans {
         namespace = ensemble.newNamespace();
     }
 
+    /**
+     * All at once: a client that lost its server closes only once it has reached one again, and after a koan that
+     * stopped servers that takes each of them up to a second.
+     */
     @AfterEach
     final void closeEveryClient() {
-        while (!clients.isEmpty()) {
-            clients.pop().close();
+        if (clients.isEmpty()) {
+            return;
+        }
+        ExecutorService closers = Executors.newFixedThreadPool(clients.size());
+        try {
+            CompletableFuture.allOf(clients.stream().map(client -> CompletableFuture.runAsync(client::close, closers))
+                    .toArray(CompletableFuture[]::new)).join();
+        } finally {
+            closers.shutdown();
+            clients.clear();
         }
     }
 
