@@ -1,23 +1,28 @@
 package fencingkoans.lease;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One Curator client of the {@link Ensemble}, with one seam: an action that runs right after this client has
- * read a generation counter, before it does anything with what it read. That is how a race between two issuers
- * is scripted without sleeping; the code under test only ever sees a plain {@link CuratorFramework}.
+ * One Curator client of the {@link Ensemble}, with two seams: an action that runs right after this client has read a
+ * generation counter, before it does anything with what it read, and one that runs right after it has created a
+ * lease. That is how a race between two issuers, or a quorum lost halfway through a grant, is scripted without
+ * sleeping; the code under test only ever sees a plain {@link CuratorFramework}.
  */
 public final class EnsembleClient implements AutoCloseable {
 
     private final AtomicReference<Runnable> afterCounterRead = new AtomicReference<>();
+    private final AtomicReference<Runnable> afterLeaseCreated = new AtomicReference<>();
     private CuratorFramework curator;
 
     EnsembleClient() {
@@ -36,12 +41,17 @@ public final class EnsembleClient implements AutoCloseable {
         afterCounterRead.set(action);
     }
 
+    /** Runs {@code action} once, on the creating thread, the next time this client creates a lease. */
+    public void onceAfterLeaseCreated(Runnable action) {
+        afterLeaseCreated.set(action);
+    }
+
     @Override
     public void close() {
         curator.close();
     }
 
-    /** How Curator opens this client's ZooKeeper handles: each reaches the seam after every counter read. */
+    /** How Curator opens this client's ZooKeeper handles: each reaches the seams after every counter read and lease. */
     ZookeeperFactory zookeeperFactory() {
         return new ZookeeperFactory() {
             @Override
@@ -62,7 +72,7 @@ public final class EnsembleClient implements AutoCloseable {
 
         SeamedZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
                 ZKClientConfig config) throws IOException {
-            super(connectString, sessionTimeout, watcher, canBeReadOnly, config);
+            super(connectString, sessionTimeout, watcher, canBeReadOnly, new LocalServers(connectString), config);
         }
 
         @Override
@@ -70,12 +80,36 @@ public final class EnsembleClient implements AutoCloseable {
                 throws KeeperException, InterruptedException {
             byte[] data = super.getData(path, dataWatcher, stat);
             if (LeasePaths.isCounter(path)) {
-                Runnable action = afterCounterRead.getAndSet(null);
-                if (action != null) {
-                    action.run();
-                }
+                runOnce(afterCounterRead);
             }
             return data;
+        }
+
+        @Override
+        public String create(String path, byte[] data, List<ACL> acl, CreateMode createMode)
+                throws KeeperException, InterruptedException {
+            return afterLease(super.create(path, data, acl, createMode));
+        }
+
+        /** The form Curator uses. */
+        @Override
+        public String create(String path, byte[] data, List<ACL> acl, CreateMode createMode, Stat stat, long ttl)
+                throws KeeperException, InterruptedException {
+            return afterLease(super.create(path, data, acl, createMode, stat, ttl));
+        }
+
+        private String afterLease(String created) {
+            if (LeasePaths.isLease(created)) {
+                runOnce(afterLeaseCreated);
+            }
+            return created;
+        }
+    }
+
+    private static void runOnce(AtomicReference<Runnable> seam) {
+        Runnable action = seam.getAndSet(null);
+        if (action != null) {
+            action.run();
         }
     }
 

@@ -31,6 +31,11 @@ public final class LeasePaths {
         return path.contains(COUNTERS);
     }
 
+    /** Whether a path as ZooKeeper sees it (with a client's namespace in front) names a lease. */
+    public static boolean isLease(String path) {
+        return path.contains(LEASES);
+    }
+
     private static String checked(String resource) {
         if (resource == null || resource.isBlank() || resource.contains("/")) {
             throw new IllegalArgumentException("a resource name must be non-blank and hold no '/': '" + resource + "'");

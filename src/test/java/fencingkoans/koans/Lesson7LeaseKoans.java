@@ -2,6 +2,7 @@ package fencingkoans.koans;
 
 import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
+import static fencingkoans.sqlite.Database.FUND_B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -37,6 +38,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Tag;
@@ -215,8 +217,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "Without a quorum no generation is issued: the grant answers Unavailable in bounded time, "
                     + "nothing is installed, and after the restart issuing goes on strictly higher.",
             hints = {
-                "With two of three servers stopped, no write can be committed. What does Curator throw once it has "
-                        + "waited its connection timeout, and what must the issuer not do after that?",
+                "With two of three servers stopped, no write can be committed. What does an operation throw once its "
+                        + "client has found no server to answer it, and what must the issuer not do after that?",
                 "Catch KeeperException.ConnectionLossException (Curator's CuratorConnectionLossException is one), "
                         + "around the lease and around the counter, and answer new LeaseResult.Unavailable(resource, "
                         + "e.getMessage()); never install, never retry for ever. A lease taken before the loss ends "
@@ -224,20 +226,44 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     void withoutAQuorumNothingIsIssuedOrInstalled() throws Exception {
         EnsembleClient clientOfIssuer = connect(Identity.ISSUER);
         LeaseIssuer issuer = issuerOn(clientOfIssuer);
+        LeaseIssuer secondIssuer = issuer();
         CuratorFramework workerA = worker();
         Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
         issuer.release(workerA, leaseA);
         EnsembleClient workerB = connect(Identity.WORKER);
+        EnsembleClient workerD = connect(Identity.WORKER);
         CuratorFramework workerC = worker();
-        clientOfIssuer.onceAfterCounterRead(ensemble()::stopTwoServers);
+        // B's grant halts right after it has read fund-A's counter, D's right after it has taken fund-B's lease. With
+        // both there, two servers stop, C's grant starts, and the three wait for the lost quorum at the same time.
+        CompletableFuture<Void> bReadTheCounter = new CompletableFuture<>();
+        CompletableFuture<Void> dTookTheLease = new CompletableFuture<>();
+        CompletableFuture<Void> serversStopped = new CompletableFuture<>();
+        clientOfIssuer.onceAfterCounterRead(() -> haltAt(bReadTheCounter, serversStopped));
+        workerD.onceAfterLeaseCreated(() -> haltAt(dTookTheLease, serversStopped));
 
-        LeaseResult lostMidway;
+        LeaseResult lostAfterTheRead;
+        LeaseResult lostAfterTheLease;
         LeaseResult lostBefore;
         try {
-            lostMidway = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerB.curator(),
-                    FUND_A))), "worker B's grant, during which two servers stopped");
-            lostBefore = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerC, FUND_A))),
-                    "worker C's grant without a quorum");
+            CompletableFuture<LeaseResult> grantToB = CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(
+                    workerB.curator(), FUND_A)));
+            CompletableFuture<LeaseResult> grantToD = CompletableFuture.supplyAsync(unchecked(() -> secondIssuer.grant(
+                    workerD.curator(), FUND_B)));
+            awaitEither(CompletableFuture.allOf(bReadTheCounter, dTookTheLease), grantToB, grantToD);
+            CompletableFuture<LeaseResult> grantToC;
+            try {
+                assertHalted(bReadTheCounter, grantToB, "worker B's grant on fund-A", "reading the counter through "
+                        + "the issuer's own client");
+                assertHalted(dTookTheLease, grantToD, "worker D's grant on fund-B", "taking the lease through D's own "
+                        + "client");
+                ensemble().stopTwoServers();
+                grantToC = CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(workerC, FUND_A)));
+            } finally {
+                serversStopped.complete(null);
+            }
+            lostAfterTheRead = answerOf(grantToB, "worker B's grant (its quorum went away after it read the counter)");
+            lostAfterTheLease = answerOf(grantToD, "worker D's grant (its quorum went away after it took the lease)");
+            lostBefore = answerOf(grantToC, "worker C's grant without a quorum");
         } finally {
             ensemble().restartStoppedServers();
         }
@@ -245,13 +271,17 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         ensemble().expireSession(workerB.curator());
         LeaseResult afterRestart = issuer().grant(worker(), FUND_A);
 
-        assertThat(lostMidway).as("worker B's grant, when two of the three servers stopped after it took the lease "
-                + "and read the counter: a clear answer, not a hang and not an exception")
+        assertThat(lostAfterTheRead).as("worker B's grant, when two of the three servers stopped after it took the "
+                + "lease and read the counter: a clear answer, not a hang and not an exception")
                 .isInstanceOf(Unavailable.class);
+        assertThat(lostAfterTheLease).as("worker D's grant on fund-B, when the two servers stopped after it took the "
+                + "lease and before it read the counter").isInstanceOf(Unavailable.class);
         assertThat(lostBefore).as("worker C's grant while the two servers were still stopped")
                 .isInstanceOf(Unavailable.class);
         assertThat(installedMeanwhile).as("fund-A's installed generation after the grants without a quorum")
                 .isEqualTo(leaseA.generation());
+        assertThat(course.state(FUND_B).generation()).as("fund-B's installed generation after D's grant")
+                .isEqualTo(1);
         assertThat(leaseOf(afterRestart).generation()).as("the generation granted once the servers were back and "
                 + "B's lease had ended with its session: above every generation issued before")
                 .isGreaterThan(leaseA.generation());
@@ -401,6 +431,33 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 throw new CompletionException(e);
             }
         };
+    }
+
+    /** Marks {@code reached}, then waits until {@code released}: a grant halted at a seam while the koan acts. */
+    private static void haltAt(CompletableFuture<Void> reached, CompletableFuture<Void> released) {
+        reached.complete(null);
+        released.join();
+    }
+
+    /** Returns once {@code halted} or one of the grants is done, however it ended; a hang fails after the patience. */
+    private static void awaitEither(CompletableFuture<Void> halted, CompletableFuture<?>... grants) throws Exception {
+        CompletableFuture<?>[] ends = Stream.concat(Stream.of(halted), Stream.of(grants))
+                .map(future -> future.handle((answer, failure) -> null)).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.anyOf(ends).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the grants neither answered nor reached the point where this koan stops two "
+                    + "servers within " + PATIENCE_SECONDS + " s: does a grant wait for another one, or for ever?");
+        }
+    }
+
+    /** Fails with the grant's own answer, or its exception, when it ended before the seam the koan halts it at. */
+    private static void assertHalted(CompletableFuture<Void> halted, CompletableFuture<LeaseResult> grant, String what,
+            String seam) throws Exception {
+        if (!halted.isDone() && grant.isDone()) {
+            throw new AssertionError(what + " answered " + answerOf(grant, what) + " without " + seam + ": this "
+                    + "koan stops two servers right after that step");
+        }
     }
 
     /** The answer of work running on another thread; a hang becomes a failure after the koan's patience. */
