@@ -16,8 +16,8 @@ import org.junit.platform.commons.support.ReflectionSupport;
 /**
  * The course's manifest: its lessons in order, each with its koans. Lessons are not listed anywhere: every
  * top-level class of {@value #LESSON_PACKAGE} is one, marked {@link Lesson} (an interface there holds koans that
- * a lesson implements), and the lessons' numbers give the order. A koan's number is derived, never written: the lesson's number, then the koan's place in its lesson's
- * file, in the order the file is written in.
+ * a lesson implements), and the lessons' numbers give the order. A koan's number is derived, never written: the
+ * lesson's number, then the koan's place in its lesson's file, in the order the file is written in.
  */
 public final class Course {
 
@@ -75,7 +75,7 @@ public final class Course {
         }
     }
 
-    /** {@code topLevelClasses}, the classes of the lessons' package, as lessons in course order, or why they are none. */
+    /** The top-level classes of the lessons' package as lessons in course order, or why they are none. */
     public static List<Class<?>> inCourseOrder(List<Class<?>> topLevelClasses) {
         List<String> unmarked = topLevelClasses.stream().filter(type -> !type.isAnnotationPresent(Lesson.class))
                 .map(Class::getName).toList();
@@ -85,18 +85,15 @@ public final class Course {
                     + "subpackage such as " + LESSON_PACKAGE + ".support");
         }
         List<Class<?>> lessons = topLevelClasses.stream().sorted(Comparator.comparingInt(Course::number)).toList();
-        for (int i = 1; i < lessons.size(); i++) {
-            if (number(lessons.get(i)) == number(lessons.get(i - 1))) {
-                throw new IllegalStateException("lesson " + number(lessons.get(i)) + " is written twice, in "
-                        + lessons.get(i - 1).getName() + " and " + lessons.get(i).getName() + ": each lesson number "
-                        + "belongs to one class of " + LESSON_PACKAGE);
-            }
-        }
         for (int i = 0; i < lessons.size(); i++) {
-            if (number(lessons.get(i)) != i + 1) {
-                throw new IllegalStateException("lesson " + (i + 1) + " is missing: the lessons of " + LESSON_PACKAGE
-                        + " are numbered " + lessons.stream().map(Course::number).toList() + ", and the course runs "
-                        + "1, 2, 3 and on without a gap");
+            int number = number(lessons.get(i));
+            if (number != i + 1) {
+                throw new IllegalStateException(i > 0 && number == number(lessons.get(i - 1))
+                        ? "lesson " + number + " is written twice, in " + lessons.get(i - 1).getName() + " and "
+                                + lessons.get(i).getName() + ": each number belongs to one class of " + LESSON_PACKAGE
+                        : "lesson " + (i + 1) + " is missing: the lessons of " + LESSON_PACKAGE + " are numbered "
+                                + lessons.stream().map(Course::number).toList() + ", and the course runs 1, 2, 3 and "
+                                + "on without a gap");
             }
         }
         return lessons;
