@@ -71,9 +71,7 @@ def runs_after(watch, save):
 
 
 def main():
-    env = {key: value for key, value in os.environ.items() if key != "FENCING_PG_URL"}
-    os.environ.clear()
-    os.environ.update(env)
+    os.environ.pop("FENCING_PG_URL", None)  # unset for the watch process and ./mvnw too
     saves = {"vim's write": vim, "a temporary file renamed over the old one": rename_over,
              "a truncate, then the write": truncate_then_write, "save all of two files": save_all}
     if not shutil.which("vim"):
