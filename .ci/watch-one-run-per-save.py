@@ -4,13 +4,15 @@ longer than the watcher's quiet time), and must run the koans once for each.
 - vim's own write (a real editor: a backup file, the write, the backup deleted);
 - a temporary file renamed over the old one (the "safe write" of many IDEs);
 - a truncate, then the write;
-- "save all": two files, one after the other.
+- "save all": two files, one after the other;
+- lesson 6's SQL, renamed over and truncated (a SQL save runs the koans without compiling).
 Every file is put back at the end. Usage: python3 .ci/watch-one-run-per-save.py"""
 import os, queue, shutil, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from watch_session import EXERCISE, Watch, until_progress
 
 STEP = 0.1
+SQL = "exercises/src/main/resources/fencingkoans/pg/apply_request.sql"
 SECOND = os.path.join(os.path.dirname(EXERCISE), "Authority.java")
 AFTERWARDS = 4  # seconds after the report in which a second run would have started
 
@@ -72,17 +74,19 @@ def runs_after(watch, save):
 
 def main():
     os.environ.pop("FENCING_PG_URL", None)  # unset for the watch process and ./mvnw too
-    saves = {"vim's write": vim, "a temporary file renamed over the old one": rename_over,
-             "a truncate, then the write": truncate_then_write, "save all of two files": save_all}
+    saves = [("vim's write", vim, EXERCISE), ("a temporary file renamed over the old one", rename_over, EXERCISE),
+             ("a truncate, then the write", truncate_then_write, EXERCISE), ("save all of two files", save_all, EXERCISE),
+             ("lesson 6's SQL renamed over", rename_over, SQL), ("lesson 6's SQL truncated, then written",
+                                                               truncate_then_write, SQL)]
     if not shutil.which("vim"):
         print("vim is not installed here: its write is left out", flush=True)
-        del saves["vim's write"]
-    originals = {path: open(path).read() for path in (EXERCISE, SECOND)}
+        saves = saves[1:]
+    originals = {path: open(path).read() for path in (EXERCISE, SECOND, SQL)}
     failed = []
     try:
         with Watch("-B") as watch:
-            for name, save in saves.items():
-                runs = runs_after(watch, lambda: save(EXERCISE))
+            for name, save, path in saves:
+                runs = runs_after(watch, lambda: save(path))
                 print(f"{name}: {runs} run{'s' if runs != 1 else ''}", flush=True)
                 if runs != 1:
                     failed.append(name)

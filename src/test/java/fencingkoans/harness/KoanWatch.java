@@ -43,6 +43,8 @@ public final class KoanWatch {
 
     /** Editors often save in several steps; wait until the folder has been quiet this long. */
     private static final long QUIET_MILLIS = 60;
+    /** How long a file that is gone or empty is waited for, in case the editor is still writing it. */
+    private static final long HALF_WRITTEN_MILLIS = 1000;
 
     private final Path sources = Path.of("exercises/src/main/java");
     /** Lesson 6's SQL, read as it is saved: it comes ahead of the copy the build left in target/classes. */
@@ -90,7 +92,7 @@ public final class KoanWatch {
             }
             runOnce(watcher, "[watch] running the koans; save a file in exercises/ to run them again (Ctrl+C stops)");
             while (true) {
-                Saved saved = untilQuiet(watcher, watcher.take(), Saved.NOTHING);
+                Saved saved = untilSaved(watcher, watcher.take());
                 if (saved.java() || !lastCompileSucceeded) {
                     runOnce(watcher, "[watch] exercises/ changed: compiling it and running the koans again");
                 } else if (saved.sql()) {
@@ -127,6 +129,28 @@ public final class KoanWatch {
     }
 
     /**
+     * Like {@link #untilQuiet}, and longer while a file the last run read is gone or empty: an editor is then half
+     * way through renaming a new version over it, or has truncated it and not yet written it.
+     */
+    private Saved untilSaved(WatchService watcher, WatchKey changed) throws IOException, InterruptedException {
+        Saved saved = untilQuiet(watcher, changed, Saved.NOTHING);
+        while (halfWritten()) {
+            WatchKey next = watcher.poll(HALF_WRITTEN_MILLIS, TimeUnit.MILLISECONDS);
+            if (next == null) {
+                return saved;
+            }
+            saved = untilQuiet(watcher, next, saved);
+        }
+        return saved;
+    }
+
+    private boolean halfWritten() throws IOException {
+        Map<Path, String> now = contents();
+        return ranOn.entrySet().stream().anyMatch(file -> !file.getValue().isEmpty()
+                && now.getOrDefault(file.getKey(), "").isEmpty());
+    }
+
+    /**
      * An editor that saves in steps (a temporary file renamed over the old one, a truncate and then the write, two
      * files of one "save all") can finish its save while the koans run. What it wrote then is what the run
      * compiled, so those events call for no second run; a run is due only if the files now differ from that.
@@ -134,7 +158,7 @@ public final class KoanWatch {
     private void skipWhatTheRunAlreadySaw(WatchService watcher) throws IOException, InterruptedException {
         WatchKey pending = watcher.poll();
         if (pending != null) {
-            untilQuiet(watcher, pending, Saved.NOTHING);
+            untilSaved(watcher, pending);
         }
         if (!contents().equals(ranOn)) {
             runOnce(watcher, "[watch] exercises/ changed during the run: compiling it and running the koans again");
@@ -197,17 +221,26 @@ public final class KoanWatch {
 
     /** Every Java and SQL file of exercises/ with its text: what a run compiles and reads. */
     private Map<Path, String> contents() throws IOException {
+        while (true) {
+            try {
+                return contentsNow();
+            } catch (NoSuchFileException | UncheckedIOException goneDuringTheWalk) {
+                // An editor's backup or temporary file went away while the folder was listed: look again.
+                if (!(goneDuringTheWalk instanceof NoSuchFileException)
+                        && !(goneDuringTheWalk.getCause() instanceof NoSuchFileException)) {
+                    throw goneDuringTheWalk;
+                }
+            }
+        }
+    }
+
+    private Map<Path, String> contentsNow() throws IOException {
         Map<Path, String> texts = new TreeMap<>();
         for (Path watched : List.of(sources, resources)) {
             try (Stream<Path> walk = Files.walk(watched)) {
                 for (Path file : walk.filter(path -> path.toString().endsWith(".java")
                         || path.toString().endsWith(".sql")).toList()) {
-                    try {
-                        texts.put(file, Files.readString(file));
-                    } catch (NoSuchFileException renamedAway) {
-                        // Gone between the walk and the read: an editor's rename is under way; the next look sees it.
-                        texts.put(file, "");
-                    }
+                    texts.put(file, Files.readString(file));
                 }
             }
         }
