@@ -49,9 +49,8 @@ class CourseIntegrityCheck {
         List<PathMatcher> surefire = patterns(pom, "/project/build/plugins/plugin[artifactId='maven-surefire-plugin']"
                 + "/configuration/includes/include").map(include -> FileSystems.getDefault()
                 .getPathMatcher("glob:" + include.replace(".java", ".class"))).toList();
-        List<Pattern> pit = patterns(pom, "//plugin[artifactId='pitest-maven']/configuration/targetTests/param")
-                .map(param -> Pattern.compile(param.startsWith("~") ? param.substring(1)
-                        : param.replace(".", "\\.").replace("*", ".*"))).toList();
+        List<Pattern> pit = pitGlobs(pom, "targetTests");
+        List<Pattern> pitExcluded = pitGlobs(pom, "excludedTestClasses");
 
         List<String> lessons = Course.lessonClassNames();
         assertThat(topLevelClasses.stream().filter(file -> surefire.stream().anyMatch(include -> include.matches(file)))
@@ -59,10 +58,17 @@ class CourseIntegrityCheck {
                 + "for ./mvnw test; the course's lessons are the top-level classes of %s", Course.LESSON_PACKAGE)
                 .containsExactlyInAnyOrderElementsOf(lessons);
         assertThat(topLevelClasses.stream().map(CourseIntegrityCheck::className)
-                .filter(name -> pit.stream().anyMatch(param -> param.matcher(name).matches())))
-                .as("the classes that PIT's <targetTests> in pom.xml's course-check profile select; the course's "
-                        + "lessons are the top-level classes of %s", Course.LESSON_PACKAGE)
+                .filter(name -> pit.stream().anyMatch(param -> param.matcher(name).matches()))
+                .filter(name -> pitExcluded.stream().noneMatch(param -> param.matcher(name).matches())))
+                .as("the classes that PIT's <targetTests>, less its <excludedTestClasses>, in pom.xml's course-check "
+                        + "profile select; the course's lessons are the top-level classes of %s", Course.LESSON_PACKAGE)
                 .containsExactlyInAnyOrderElementsOf(lessons);
+    }
+
+    /** PIT's globs: a * matches any run of characters, dots included. */
+    private static List<Pattern> pitGlobs(Document pom, String setting) throws XPathExpressionException {
+        return patterns(pom, "//plugin[artifactId='pitest-maven']/configuration/" + setting + "/param")
+                .map(glob -> Pattern.compile(Pattern.quote(glob).replace("*", "\\E.*\\Q"))).toList();
     }
 
     private static Stream<String> patterns(Document pom, String path) throws XPathExpressionException {
