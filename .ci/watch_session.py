@@ -1,6 +1,6 @@
 """Drives watch mode (`./mvnw -q test-compile exec:java@watch`) from a script: saves a file, waits for the report.
 
-Shared by .ci/watch-latency.py (how fast), .ci/watch-check (what it prints) and .ci/learner-setups (offline)."""
+Shared by .ci/watch-latency.py (how fast), .ci/watch-check (what it prints, one run per save) and .ci/learner-setups (offline)."""
 import os, queue, re, signal, subprocess, threading, time
 
 EXERCISE = "exercises/src/main/java/fencingkoans/store/FencedStore.java"
