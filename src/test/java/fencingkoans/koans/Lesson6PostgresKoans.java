@@ -27,9 +27,12 @@ import fencingkoans.pg.PgDatabase;
 import fencingkoans.pg.PgFencedStore;
 import fencingkoans.pg.SqlState;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -52,6 +55,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
      */
     static final String CONTENTION_TAG = "postgresql-contention";
 
+    /** How long a koan waits for the worker's call, as lesson 3's koans do. */
+    private static final long PATIENCE_SECONDS = 30;
+    private static final long LOCK_POLL_MILLIS = 5;
     /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
     private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
 
@@ -497,6 +503,34 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         }
 
         @Koan(edit = "apply_request.sql",
+                teaches = "The function decides from what it read under the row lock: a read made before the lock is "
+                        + "stale once a commit lands in between.",
+                hints = {
+                    "Here a maintenance transaction holds the whole resources table (reads go on, row locks wait), "
+                            + "changes fund-A, and commits while your function waits for its lock. Does your function "
+                            + "read fencing.resources anywhere before that lock?",
+                    "Take generation and value from the locking statement itself, SELECT * INTO target FROM "
+                            + "resources WHERE name = p_resource FOR UPDATE NOWAIT, and let the UPDATE compute the "
+                            + "answer: SET value = value + p_delta RETURNING value."})
+        void theFunctionDecidesFromWhatItReadUnderTheLock() throws Exception {
+            Worker worker = course.worker();
+
+            Object afterAnInstall = answerAcrossACommit(worker,
+                    "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'", new ApplyRequest(FUND_A, 1, "r1", 7));
+            Object afterACorrection = answerAcrossACommit(worker,
+                    "UPDATE fencing.resources SET value = value + 5 WHERE name = 'fund-A'", new ApplyRequest(FUND_A, 2, "r2", 7));
+
+            assertThat(afterAnInstall).as("r1 with generation 1, sent while a transaction that installs generation 2 "
+                    + "held the table; it committed while the function waited for its row lock. Admitted means the "
+                    + "generation was checked from a read made before the lock").isEqualTo(Rejected.stale(1, 2));
+            assertThat(afterACorrection).as("r2 adding 7 with generation 2, sent while a transaction that adds 5 to "
+                    + "fund-A's value 0 held the table, committing while the function waited: 7 means the answer was "
+                    + "worked out from the value read before the lock").isEqualTo(new Applied(12));
+            assertThat(course.state(FUND_A)).as("fund-A after both calls: the 5 must not be lost")
+                    .isEqualTo(new ResourceState(FUND_A, 2, 12));
+        }
+
+        @Koan(edit = "apply_request.sql",
                 teaches = "A malformed request is refused even while its row is held: no retry can make it well-formed.",
                 hints = {
                     "Lesson 3's last koan, on SQLite. An uncommitted install holds fund-A's row, and a request with a blank id "
@@ -511,6 +545,49 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(whileHeld).as("a request with a blank request id, sent while fund-A's row is held: the "
                     + "refusal of a malformed request names the field, whatever the lock")
                     .asString().startsWith(IllegalArgumentException.class.getName()).contains("requestId");
+        }
+
+        /**
+         * The worker's answer to {@code request}, sent while an owner's transaction holds fencing.resources in
+         * EXCLUSIVE mode (plain reads go on, row locks wait) and has made {@code change}. That transaction commits
+         * as soon as the worker's call waits for the table, so the commit lands inside the function's call.
+         */
+        private Object answerAcrossACommit(Worker worker, String change, ApplyRequest request) throws Exception {
+            Connection maintenance = course.session(OWNER);
+            maintenance.setAutoCommit(false);
+            PgDatabase.execute(maintenance, "LOCK TABLE fencing.resources IN EXCLUSIVE MODE");
+            PgDatabase.execute(maintenance, change);
+            CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> answerOrFailure(worker, request));
+            try {
+                awaitALockWait(course.session(OWNER), call);
+            } finally {
+                maintenance.commit();
+            }
+            return call.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        }
+
+        /**
+         * Returns once a session waits for a lock on fencing.resources, or once {@code call} has answered without
+         * waiting. pg_locks is the only place a wait inside a function shows, so it is read until then.
+         */
+        private static void awaitALockWait(Connection observer, CompletableFuture<?> call) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            try (Statement statement = observer.createStatement()) {
+                while (!call.isDone()) {
+                    try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_locks "
+                            + "WHERE relation = 'fencing.resources'::regclass AND NOT granted")) {
+                        waiting.next();
+                        if (waiting.getLong(1) > 0) {
+                            return;
+                        }
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("the worker's call neither answered nor waited for fencing.resources "
+                                + "within " + PATIENCE_SECONDS + " s");
+                    }
+                    Thread.sleep(LOCK_POLL_MILLIS);
+                }
+            }
         }
 
         /** A session of the owner that holds fund-A's row, inside a transaction the koan ends. */
