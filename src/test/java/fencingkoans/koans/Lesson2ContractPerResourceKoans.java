@@ -32,19 +32,33 @@ import java.util.List;
 class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEveryDestination {
 
     @Koan(edit = "Authority.install",
-            teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was.",
+            teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was, and "
+                    + "fund-B's installs are judged by fund-B's generation.",
             hints = {
-                "Which rows does your install change? Look at the resource it is given.",
-                "ledger.setGeneration(resource, generation) touches one resource only: pass it the resource "
-                        + "you were asked to install on."})
+                "Which rows does your install read and change, and which resource do its answers name? Look at the "
+                        + "resource it is given.",
+                "ledger.installedGeneration(resource) and ledger.setGeneration(resource, generation) touch one "
+                        + "resource only: pass them the resource you were asked to install on, and name it in the "
+                        + "answer."})
     void installingOnFundALeavesFundBAsItWas() {
         Authority authority = course.authority();
+        long onA = 3;
+        long onB = 2;
 
-        authority.install(FUND_A, 2);
+        authority.install(FUND_A, onA);
+        ResourceState fundBAfterA = course.state(FUND_B);
+        InstallResult installedOnB = authority.install(FUND_B, onB);
+        InstallResult againOnB = authority.install(FUND_B, onB);
 
-        assertThat(course.generation(FUND_A)).as("fund-A after installing generation 2 on it").isEqualTo(2);
-        assertThat(course.state(FUND_B)).as("fund-B after an install on fund-A: neither its generation nor its "
-                + "value may move").isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
+        assertThat(course.generation(FUND_A)).as("fund-A after installing generation %d on it", onA).isEqualTo(onA);
+        assertThat(fundBAfterA).as("fund-B after an install on fund-A: neither its generation nor its value may move")
+                .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
+        assertThat(List.of(installedOnB, againOnB)).as("installing generation %d on fund-B, twice, while fund-A holds "
+                + "%d: the first is above fund-B's own generation 1, whatever fund-A holds, and the second is not; "
+                + "each answer names fund-B", onB, onA)
+                .containsExactly(new InstallResult.Installed(FUND_B, onB),
+                        new InstallResult.NotHigher(FUND_B, onB, onB));
+        assertThat(course.generation(FUND_A)).as("fund-A after the installs on fund-B").isEqualTo(onA);
     }
 
     @Koan(edit = "Authority.install",

@@ -262,11 +262,13 @@ class Lesson3TransactionKoans extends CourseKoans {
     }
 
     @Koan(edit = "ImmediateTransaction.run",
-            teaches = "Only a lock held elsewhere is contention: a transaction that cannot start, or breaks off, for another reason fails.",
+            teaches = "Only a lock held elsewhere is contention: a transaction that cannot start, or breaks off, for another reason fails, with its own error.",
             hints = {
                 "Contended promises that a retry may succeed. Would any retry help a store whose connection is closed?",
                 "Around BEGIN IMMEDIATE, and in the catch after the work, answer whenContended.get() only when "
-                        + "e.isContention(); otherwise let the StoreException go on to the caller."})
+                        + "e.isContention(); otherwise let the StoreException go on to the caller.",
+                "On a closed connection the ROLLBACK fails too. Give it a try of its own: catch its StoreException, "
+                        + "failure.addSuppressed(it), and throw the failure that broke the work, not the ROLLBACK's."})
     void onlyALockHeldElsewhereIsContention() {
         FencedStore closedStore = course.store();
         Authority closedAuthority = course.authority();
@@ -287,6 +289,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(midwayFailure).as("what an apply throws when its connection is closed between its update and its "
                 + "record: a StoreException from inside the work is contention only if isContention() says so%s",
                 because(midwayFailure, "it answered instead")).isInstanceOf(StoreException.class);
+        assertThat(midwayFailure).as("which failure that is: the work's own, from storing %s's record, says what "
+                + "broke. The ROLLBACK after it fails on the closed connection as well; its failure belongs attached "
+                + "to the work's (addSuppressed), not in its place", WORKER_A.requestId())
+                .hasMessageStartingWith("storing request " + WORKER_A.requestId());
         assertThat(course.state(FUND_A)).as("fund-A after the three failures")
                 .isEqualTo(new ResourceState(FUND_A, 1, 0));
     }

@@ -56,17 +56,27 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     @Koan(edit = "FencedStore.apply",
             teaches = "The same request id with another delta is a conflict, not a replay.",
             hints = {
-                "The record remembers the delta. Does your replay compare it with the one presented?",
+                "The record remembers the delta. Does your replay compare it with the one presented, and which "
+                        + "delta does your conflict name?",
                 "When record.delta() differs: return ApplyResult.Rejected.conflicting(request, record.delta())."})
     default void theSameIdWithAnotherDeltaIsRejectedAsConflicting() {
         Worker worker = course().worker();
         worker.apply(R1);
+        ApplyResult r2Applied = worker.apply(R2);
+        ApplyRequest r1Reused = new ApplyRequest(FUND_A, 1, "r1", 9);
+        ApplyRequest r2Reused = new ApplyRequest(FUND_A, 1, "r2", 9);
 
-        ApplyResult reused = worker.apply(new ApplyRequest(FUND_A, 1, "r1", 9));
+        ApplyResult reused = worker.apply(r1Reused);
+        ApplyResult reusedR2 = worker.apply(r2Reused);
 
-        assertThat(reused).as("r1 presented again with delta 9 instead of 7").isEqualTo(Rejected.conflicting(
-                new ApplyRequest(FUND_A, 1, "r1", 9), 7));
-        assertThat(course().value(FUND_A)).as("fund-A's value after the conflict").isEqualTo(7);
+        assertThat(reused).as("r1 presented again with delta 9 instead of 7")
+                .isEqualTo(Rejected.conflicting(r1Reused, R1.delta()));
+        assertThat(reusedR2).as("r2 presented again with delta 9 instead of %d. r2 was answered %s: the conflict names "
+                + "the delta that was recorded for r2, so that the worker learns what its first request asked for, "
+                + "not the value that request left behind", R2.delta(), r2Applied.describe())
+                .isEqualTo(Rejected.conflicting(r2Reused, R2.delta()));
+        assertThat(course().value(FUND_A)).as("fund-A's value after the conflicts: only r1 and r2 counted")
+                .isEqualTo(R1.delta() + R2.delta());
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -99,17 +109,21 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                         + "was sent, neither folded nor trimmed."})
     default void requestIdsArePerResource() {
         Worker worker = course().worker();
+        List<String> lookAlikes = List.of("R1", "r1 ", "r_");
 
         ApplyResult onA = worker.apply(R1);
-        ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, "r1", 7));
-        ApplyResult otherCase = worker.apply(new ApplyRequest(FUND_A, 1, "R1", 7));
-        ApplyResult trailingSpace = worker.apply(new ApplyRequest(FUND_A, 1, "r1 ", 7));
+        ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, R1.requestId(), R1.delta()));
+        List<ApplyResult> onAAgain = lookAlikes.stream()
+                .map(id -> worker.apply(new ApplyRequest(FUND_A, 1, id, R1.delta()))).toList();
 
-        assertThat(onA).as("r1 on fund-A").isEqualTo(new Applied(7));
-        assertThat(onB).as("r1 on fund-B, a different resource").isEqualTo(new Applied(FUND_B_START_VALUE + 7));
-        assertThat(List.of(otherCase, trailingSpace)).as("\"R1\" and then \"r1 \" on fund-A after r1: a request id is "
-                + "compared exactly as sent, so each is a request of its own; an id folded or trimmed would make "
-                + "another worker's request a duplicate of r1").containsExactly(new Applied(14), new Applied(21));
+        assertThat(onA).as("r1 on fund-A").isEqualTo(new Applied(R1.delta()));
+        assertThat(onB).as("r1 on fund-B, a different resource")
+                .isEqualTo(new Applied(FUND_B_START_VALUE + R1.delta()));
+        assertThat(onAAgain).as("\"%s\" on fund-A after r1, each with r1's delta: a request id is compared exactly "
+                + "as sent, so each is a request of its own; an id folded, trimmed or matched as a LIKE pattern "
+                + "(where _ stands for any character) would make another worker's request a duplicate of r1",
+                        String.join("\", \"", lookAlikes))
+                .containsExactly(new Applied(2 * R1.delta()), new Applied(3 * R1.delta()), new Applied(4 * R1.delta()));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -80,7 +80,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             teaches = "A recovery that restores an old generation makes the old worker's requests acceptable again.",
             hints = {
                 "The generation lives in the same table as the value. What does a restore from last night put back?",
-                "UPDATE resources SET generation = ? WHERE name = ?, with the old generation."})
+                "UPDATE resources SET generation = ? WHERE name = ?, with the old generation, on the one resource."})
     void restoringAnOldGenerationReadmitsAStaleWorker() {
         course.authority().install(FUND_A, 2);
         course.authority().install(FUND_A, 4);
@@ -95,6 +95,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .isEqualTo(Rejected.stale(2, 4));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the recovery put back generation 2, "
                 + "last week's").isEqualTo(2);
+        assertThat(course.state(FUND_B)).as("fund-B after the recovery on fund-A: the counterexample restores the "
+                + "one resource it names, and nothing else")
+                .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
         assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
                 + "be as right as the generation it holds").isEqualTo(new Applied(7));
     }

@@ -225,7 +225,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "Your record lookup found r1. Does it compare the stored delta with p_delta?",
+            "Your record lookup found the request. Does it compare the stored delta with p_delta, and which column "
+                    + "goes into stored_delta?",
             "When they differ: outcome := 'conflicting'; stored_delta := the record's delta; RETURN;"})
         public void theSameIdWithAnotherDeltaIsRejectedAsConflicting() {
             Lesson4OnEveryDestination.super.theSameIdWithAnotherDeltaIsRejectedAsConflicting();
@@ -241,8 +242,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "Which columns does your record lookup compare?",
-            "WHERE resource = p_resource AND request_id = p_request_id: both parts of the key."})
+            "Which columns does your record lookup compare, and with which operator?",
+            "WHERE resource = p_resource AND request_id = p_request_id: both parts of the key, with =, as sent (LIKE "
+                    + "would read _ and % in an id as wildcards)."})
         public void requestIdsArePerResource() {
             Lesson4OnEveryDestination.super.requestIdsArePerResource();
         }
@@ -389,19 +391,27 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         }
 
         @Koan(edit = "grants.sql",
-                teaches = "A role without the grant cannot call the function: EXECUTE is revoked from PUBLIC.",
+                teaches = "A role without the grant cannot call the function: EXECUTE is revoked from PUBLIC, and the "
+                        + "worker cannot pass it on.",
                 hints = {
-                    "PostgreSQL gives EXECUTE on every new function to PUBLIC, that is to every role on the server.",
+                    "PostgreSQL gives EXECUTE on every new function to PUBLIC, that is to every role on the server. "
+                            + "And a role that holds a privilege WITH GRANT OPTION may give it to anyone.",
                     "REVOKE ALL ON FUNCTION fencing.apply_request(text, bigint, text, bigint) FROM PUBLIC; then "
-                            + "GRANT EXECUTE ON FUNCTION ... TO ${worker};"})
+                            + "GRANT EXECUTE ON FUNCTION ... TO ${worker}; and nothing more."})
         void aRoleWithoutTheGrantCannotCallTheFunction() {
             Connection bystander = course.session(BYSTANDER);
+            Connection worker = course.session(WORKER);
             List<String> before = course.contents();
 
+            // Without the grant option PostgreSQL only warns that nothing was granted: the bystander's call tells.
+            sqlStateOf(worker, "GRANT EXECUTE ON FUNCTION fencing.apply_request(text, bigint, text, bigint) TO "
+                    + course.roleName(BYSTANDER));
             String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
 
             assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
-                    + "(\"ok\" when the call ran)", course.roleName(BYSTANDER)).isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+                    + "after the worker tried to grant it EXECUTE (\"ok\" when the call ran): the worker may call the "
+                    + "function, never hand the right on", course.roleName(BYSTANDER))
+                    .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
         }
 
