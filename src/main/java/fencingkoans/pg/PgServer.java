@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -21,6 +23,8 @@ public record PgServer(String serverUrl, String database, String user, String pa
     public static final String URL_VARIABLE = "FENCING_PG_URL";
 
     private static final String PREFIX = "jdbc:postgresql://";
+    /** SQLSTATE classes of a failed login: connection exception, invalid authorization, no such database. */
+    private static final List<String> NO_LOGIN_CLASSES = List.of("08", "28", "3D");
 
     /**
      * Reads a URL such as {@code jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres&password=secret}.
@@ -51,6 +55,22 @@ public record PgServer(String serverUrl, String database, String user, String pa
                 password != null ? password : urlPassword, options);
     }
 
+    /**
+     * Why no one can log in to this server as the URL says (nobody listening, a wrong password, no such
+     * database), as one or more sentences, or empty when a login works. Any other failure is left to the first
+     * koan that meets it.
+     */
+    public Optional<String> whyNoLogin() {
+        try (Connection probe = DriverManager.getConnection(serverUrl + database, loginProperties(user, password))) {
+            return Optional.empty();
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            return NO_LOGIN_CLASSES.stream().anyMatch(state::startsWith)
+                    ? Optional.of("SQLSTATE " + state + ": " + e.getMessage().strip().replaceFirst("([^.])$", "$1."))
+                    : Optional.empty();
+        }
+    }
+
     /** A real connection as the superuser, to the database named in the URL. */
     Connection connectAsSuperuser() {
         return connect(database, user, password);
@@ -58,6 +78,14 @@ public record PgServer(String serverUrl, String database, String user, String pa
 
     /** A real connection to {@code databaseName} as {@code role}, in autocommit mode. */
     Connection connect(String databaseName, String role, String rolePassword) {
+        try {
+            return DriverManager.getConnection(serverUrl + databaseName, loginProperties(role, rolePassword));
+        } catch (SQLException e) {
+            throw new PgException("connecting to " + serverUrl + databaseName + " as " + role, e);
+        }
+    }
+
+    private Properties loginProperties(String role, String rolePassword) {
         Properties properties = new Properties();
         properties.putAll(options);
         if (role != null) {
@@ -66,10 +94,6 @@ public record PgServer(String serverUrl, String database, String user, String pa
         if (rolePassword != null) {
             properties.setProperty("password", rolePassword);
         }
-        try {
-            return DriverManager.getConnection(serverUrl + databaseName, properties);
-        } catch (SQLException e) {
-            throw new PgException("connecting to " + serverUrl + databaseName + " as " + role, e);
-        }
+        return properties;
     }
 }

@@ -302,8 +302,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @Koan(edit = "apply_request.sql",
                 teaches = "A row locked by another transaction answers lock-not-available (55P03) at once: Contended.",
                 hints = {
-                    "The authority's install holds fund-A's row until it commits. Does your SELECT wait for it? In "
-                            + "PostgreSQL, lock_timeout 0 means wait for ever, not 'do not wait'.",
+                    "The authority's install holds fund-A's row until it commits. Which statement of your function "
+                            + "waits for it: a SELECT ... FOR UPDATE without NOWAIT, or, with no lock of its own, "
+                            + "the UPDATE? In PostgreSQL, lock_timeout 0 means wait for ever, not 'do not wait'.",
                     "SELECT ... FROM resources WHERE name = p_resource FOR UPDATE NOWAIT: a held row raises 55P03, "
                             + "which the Java side turns into Contended. After the commit, the same request is stale."})
         void aWorkerMeetingAHeldRowIsContendedAtOnceNotRejected() throws SQLException {

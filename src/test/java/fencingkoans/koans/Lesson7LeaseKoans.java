@@ -156,8 +156,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "Two issuers race for one counter: exactly one compare-and-set wins, the other reads again, and "
                     + "no generation is handed out twice.",
             hints = {
-                "Issuer A read the counter, then issuer B moved it on before A wrote. What does A's write do to B's "
-                        + "number if it does not say which version of the counter it read?",
+                "Issuer A read the counter, then issuer B moved it on before A wrote. A write that does not say "
+                        + "which version it read overwrites B's number; one that says so fails instead. And then?",
                 "setData().withVersion(stat.getVersion()) fails with KeeperException.BadVersionException when "
                         + "someone wrote in between: catch it and start again from the read. A number kept in a field "
                         + "is not shared by two issuers at all."})
@@ -467,10 +467,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         } catch (ExecutionException failed) {
             Throwable cause = failed.getCause() instanceof CompletionException wrapped ? wrapped.getCause()
                     : failed.getCause();
-            if (cause instanceof Exception exception) {
-                throw exception;
-            }
-            throw failed;
+            throw new AssertionError(what + " threw " + cause + " instead of answering", cause);
         } catch (TimeoutException e) {
             throw new AssertionError(what + " gave no answer within " + PATIENCE_SECONDS + " s: does it wait or "
                     + "retry for ever?");

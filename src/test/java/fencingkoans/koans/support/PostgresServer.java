@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Finds the PostgreSQL server for the extension lesson, once per run, in this order: a superuser's JDBC URL in
- * {@value PgServer#URL_VARIABLE}; else a container started through Testcontainers when a Docker engine is reachable;
+ * {@value PgServer#URL_VARIABLE} (skipped with the reason when no login there works); else a container started through Testcontainers when a Docker engine is reachable;
  * else none, and then every koan of the lesson is skipped with the reason, never passed or failed.
  */
 public final class PostgresServer implements ExecutionCondition {
@@ -58,7 +58,13 @@ public final class PostgresServer implements ExecutionCondition {
     private static Found look() {
         String url = System.getenv(PgServer.URL_VARIABLE);
         if (url != null && !url.isBlank()) {
-            return new Found(PgServer.fromJdbcUrl(url.strip(), null, null), PgServer.URL_VARIABLE);
+            PgServer server = PgServer.fromJdbcUrl(url.strip(), null, null);
+            // A server that cannot be reached is the set-up, not the learner's SQL: skipped, so lesson 7 goes on.
+            return server.whyNoLogin().map(reason -> new Found(null, "Skipped: no login to the server in "
+                    + PgServer.URL_VARIABLE + ". The driver says " + reason + " Is the server running (pg_isready "
+                    + "says), and are the user and password in the URL right? Then run the koans again; watch mode "
+                    + "looks for the server once, so start it again.")).orElseGet(() -> new Found(server,
+                    PgServer.URL_VARIABLE));
         }
         if (!dockerMayBeRunning()) {
             return new Found(null, "Skipped: no PostgreSQL server for this extension lesson. Set " + PgServer.URL_VARIABLE
