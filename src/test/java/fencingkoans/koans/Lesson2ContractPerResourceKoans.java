@@ -119,17 +119,21 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
     }
 
     @Koan(edit = "FencedStore.apply",
-            teaches = "A request id that is not well-formed Unicode is refused: two requests must never share one id.",
+            teaches = "A request id or resource that is not well-formed Unicode is refused: two requests must never "
+                    + "share one id, nor two resources one name.",
             hints = {
-                "Java strings are UTF-16 and SQLite stores UTF-8. What can half of a surrogate pair become on the way?",
-                "Refuse a requestId in which text.codePoints().anyMatch(c -> Character.getType(c) == "
-                        + "Character.SURROGATE), with an IllegalArgumentException whose message starts with "
-                        + "\"requestId\"."})
+                "Java strings are UTF-16 and SQLite stores UTF-8. What can half of a surrogate pair become on the way, "
+                        + "in a request id and in a resource name alike?",
+                "Refuse a requestId or a resource in which text.codePoints().anyMatch(c -> Character.getType(c) == "
+                        + "Character.SURROGATE), with an IllegalArgumentException whose message starts with the "
+                        + "field's name."})
     void aRequestIdThatIsNotWellFormedUnicodeIsRefused() {
         course.store().apply(new ApplyRequest(FUND_A, 1, "r?", 5));
 
         // The id below ends in a lone half of a surrogate pair: stored as UTF-8 it would become "r?", another id.
         assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5));
+        // The same half in a resource name would reach SQLite as "fund-A?", a resource the request never named.
+        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5));
     }
 }
 
