@@ -258,6 +258,7 @@ public final class PgDatabase implements AutoCloseable {
             if (cannotRun.isPresent()) {
                 throw cannotRun.get();
             }
+            FunctionLines.installed(scripts.get(0));
         } catch (SQLException e) {
             throw new PgException("running the track's SQL as the owner", e);
         }

@@ -23,7 +23,7 @@ final class SetupDiagnosis {
     static final String SIGNATURE = "fencing.apply_request(text,bigint,text,bigint)";
     private static final String SIGNATURE_AS_WRITTEN = "fencing.apply_request(text, bigint, text, bigint)";
 
-    private static final Pattern CREATE_FUNCTION = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\b");
+    static final Pattern CREATE_FUNCTION = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\b");
     private static final Pattern LANGUAGE = Pattern.compile("(?i)\\bLANGUAGE\\b");
     private static final Pattern REVOKE_ON_FUNCTIONS = Pattern.compile("(?is)REVOKE\\b.*\\bFUNCTIONS?\\b");
     private static final Pattern REVOKE_ON_SCHEMA = Pattern.compile("(?is)REVOKE\\b.*\\bON\\s+SCHEMA\\b");

@@ -14,7 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,6 +134,33 @@ class Lesson6SetupDiagnosisTest {
                 assertThat(line).startsWith("  Hint 1 of 2:  ").contains(hint));
         assertThat(String.join("\n", report)).as("koan 6.1's own hint, which does not help here")
                 .doesNotContain(KOAN_6_1_HINT);
+    }
+
+    /**
+     * A statement that fails only when it runs, on the learner's line 64: PostgreSQL names its line in the body,
+     * and the report must also name the line of the file, read from the server's own count. Koan 6.1 runs a body
+     * written in lesson 1's file: the report names that place too.
+     */
+    @Test
+    void aFailureInsideTheFunctionIsPlacedInTheLearnersFile() throws Exception {
+        String failingStatement = "INSERT INTO request_records";
+        String broken = edit("p_generation, answer);", "p_generation, answer / 0);")
+                .apply(Files.readString(REFERENCE.resolve(APPLY_REQUEST)));
+        writeLearnerFiles(APPLY_REQUEST, broken);
+
+        String report = String.join("\n", lesson6Report());
+
+        Matcher serverSaid = Pattern.compile("PL/pgSQL function (?:fencing\\.)?apply_request\\([^)]*\\) line (\\d+)")
+                .matcher(report);
+        assertThat(serverSaid.find()).as("the server's own line in the body, quoted in the report:%n%s", report)
+                .isTrue();
+        String fileLine = placeOf(failingStatement, broken).split(":")[0];
+        assertThat(report).as("the line PostgreSQL named, placed in the learner's file where '%s' is",
+                failingStatement).contains("(line " + serverSaid.group(1) + " of the function is "
+                        + "exercises/src/main/resources/fencingkoans/pg/apply_request.sql:" + fileLine + ")");
+        assertThat(report).as("the koan's override in lesson 6 and its body in lesson 1's file").containsPattern(
+                "  The koan:    src/test/java/fencingkoans/koans/Lesson6PostgresKoans\\.java:\\d+, its body at "
+                        + "src/test/java/fencingkoans/koans/Lesson1StaleAuthorityKoans\\.java:\\d+");
     }
 
     private static UnaryOperator<String> edit(String what, String into) {

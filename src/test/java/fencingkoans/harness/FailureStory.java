@@ -1,7 +1,9 @@
 package fencingkoans.harness;
 
 import fencingkoans.contract.NotWrittenYet;
+import fencingkoans.pg.FunctionLines;
 import fencingkoans.pg.PgSetupFailure;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,8 +67,24 @@ final class FailureStory {
         return Optional.empty();
     }
 
-    /** What was expected and what happened, or which exception came from where. */
+    /**
+     * What was expected and what happened, or which exception came from where; after a line that names a line of
+     * lesson 6's function, the place of that line in the learner's file, since PL/pgSQL counts from the body.
+     */
     static List<String> whatHappened(Throwable failure) {
+        List<String> lines = new ArrayList<>();
+        List<String> places = new ArrayList<>();
+        for (String line : told(failure)) {
+            lines.add(line);
+            FunctionLines.whereIn(line).filter(place -> !places.contains(place)).ifPresent(place -> {
+                places.add(place);
+                lines.add("(" + place + ")");
+            });
+        }
+        return lines;
+    }
+
+    private static List<String> told(Throwable failure) {
         if (failure instanceof AssertionFailedError compared && compared.isExpectedDefined()
                 && compared.isActualDefined()) {
             List<String> lines = new ArrayList<>();
@@ -125,8 +143,47 @@ final class FailureStory {
                 .toList();
         return inLesson.stream().filter(frame -> frame.getMethodName().equals(koanMethod)).findFirst()
                 .or(() -> inLesson.stream().findFirst())
-                .map(frame -> "src/test/java/" + lessonClass.getPackageName().replace('.', '/') + "/"
-                        + frame.getFileName() + ":" + frame.getLineNumber());
+                .map(frame -> sourcePath(lessonClass, frame.getFileName(), frame.getLineNumber()));
+    }
+
+    /**
+     * Where the body of a koan that only overrides one written in another file lies (lesson 6 reruns the koans of
+     * lessons 1, 2 and 4 so): its line in the failure's stack, else the first line of the inherited method.
+     */
+    static Optional<String> inheritedBodyLine(Throwable failure, Method koan) {
+        return inheritedBody(koan.getDeclaringClass(), koan).map(body -> Arrays.stream(failure.getStackTrace())
+                .filter(frame -> frame.getClassName().equals(body.getDeclaringClass().getName())
+                        && frame.getMethodName().equals(koan.getName()))
+                .findFirst().map(frame -> sourcePath(body.getDeclaringClass(), frame.getFileName(),
+                        frame.getLineNumber()))
+                .orElseGet(() -> {
+                    SourceLines lines = SourceLines.of(body.getDeclaringClass());
+                    return sourcePath(body.getDeclaringClass(), lines.file(),
+                            lines.firstLines().getOrDefault(koan.getName(), 0));
+                }));
+    }
+
+    /** The default method of an interface of {@code type} that {@code koan} overrides, if there is one. */
+    private static Optional<Method> inheritedBody(Class<?> type, Method koan) {
+        for (Class<?> face : type.getInterfaces()) {
+            try {
+                Method inherited = face.getDeclaredMethod(koan.getName(), koan.getParameterTypes());
+                if (inherited.isDefault()) {
+                    return Optional.of(inherited);
+                }
+            } catch (NoSuchMethodException notHere) {
+                // Perhaps one of its own interfaces declares it.
+            }
+            Optional<Method> deeper = inheritedBody(face, koan);
+            if (deeper.isPresent()) {
+                return deeper;
+            }
+        }
+        return type.getSuperclass() == null ? Optional.empty() : inheritedBody(type.getSuperclass(), koan);
+    }
+
+    private static String sourcePath(Class<?> type, String file, int line) {
+        return "src/test/java/" + type.getPackageName().replace('.', '/') + "/" + file + ":" + line;
     }
 
     private static Optional<String> description(Throwable failure) {

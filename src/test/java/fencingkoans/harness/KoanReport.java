@@ -210,8 +210,10 @@ public final class KoanReport implements TestExecutionListener {
             edits.forEach(edit -> out.add("  Edit:        " + edit));
         }
         if (failure != null) {
+            Optional<String> body = FailureStory.inheritedBodyLine(failure, koan.method());
             FailureStory.koanLine(failure, koan.method().getDeclaringClass(), koan.methodName())
-                    .ifPresent(line -> out.add("  The koan:    " + line));
+                    .ifPresent(line -> out.add("  The koan:    " + line + body.map(at -> ", its body at " + at)
+                            .orElse("")));
             runBy(koan).ifPresent(runner -> out.add("               (run by " + runner + ", the name your build tool "
                     + "or IDE shows)"));
         }

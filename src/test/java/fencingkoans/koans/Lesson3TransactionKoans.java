@@ -1,5 +1,6 @@
 package fencingkoans.koans;
 
+import static fencingkoans.koans.support.Thrown.assertThrown;
 import static fencingkoans.koans.support.WhenNull.because;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
@@ -249,8 +250,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         long valueAfterFailure = course.value(FUND_A);
         InstallResult install = course.authority().install(FUND_A, 2);
 
-        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself%s",
-                because(failure, "it was swallowed")).isInstanceOf(InjectedFault.class);
+        assertThrown(failure, "what apply throws when a fault is injected after its update: the fault itself",
+                "apply swallowed the fault and returned normally").isInstanceOf(InjectedFault.class);
         assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must not "
                 + "have been committed").isZero();
         assertThat(install).as("another connection's install after the failed apply: the lock must be free, so "
@@ -281,14 +282,14 @@ class Lesson3TransactionKoans extends CourseKoans {
         Throwable installFailure = catchThrowable(() -> closedAuthority.install(FUND_A, 2));
         Throwable midwayFailure = catchThrowable(() -> closedMidway.apply(WORKER_A));
 
-        assertThat(applyFailure).as("what an apply on a store whose connection is closed throws: no retry can "
-                + "help, so it must fail, not answer Contended%s", because(applyFailure, "it answered instead"))
+        assertThrown(applyFailure, "what an apply on a store whose connection is closed throws: no retry can "
+                + "help, so it must fail, not answer Contended", "apply answered instead")
                 .isInstanceOf(StoreException.class);
-        assertThat(installFailure).as("what an install on an authority whose connection is closed throws: the "
-                + "same").isInstanceOf(StoreException.class);
-        assertThat(midwayFailure).as("what an apply throws when its connection is closed between its update and its "
-                + "record: a StoreException from inside the work is contention only if isContention() says so%s",
-                because(midwayFailure, "it answered instead")).isInstanceOf(StoreException.class);
+        assertThrown(installFailure, "what an install on an authority whose connection is closed throws: the "
+                + "same", "install answered instead").isInstanceOf(StoreException.class);
+        assertThrown(midwayFailure, "what an apply throws when its connection is closed between its update and its "
+                + "record: a StoreException from inside the work is contention only if isContention() says so",
+                "apply answered instead").isInstanceOf(StoreException.class);
         assertThat(midwayFailure).as("which failure that is: the work's own, from storing %s's record, says what "
                 + "broke. The ROLLBACK after it fails on the closed connection as well; its failure belongs attached "
                 + "to the work's (addSuppressed), not in its place", WORKER_A.requestId())
@@ -342,8 +343,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         long valueAfterFailure = course.value(FUND_A);
         ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 1, "a-2", 3));
 
-        assertThat(failure).as("what apply throws when an Error is raised after its update: the Error itself%s",
-                because(failure, "it was swallowed")).isInstanceOf(InjectedError.class);
+        assertThrown(failure, "what apply throws when an Error is raised after its update: the Error itself",
+                "apply swallowed the Error and returned normally").isInstanceOf(InjectedError.class);
         assertThat(lockAfterFailure).as("another connection trying BEGIN IMMEDIATE after the failed apply: a "
                 + "transaction left open would still hold the write lock").startsWith("reserved");
         assertThat(valueAfterFailure).as("fund-A's value after the failed apply").isZero();
@@ -367,9 +368,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         Throwable refusal = catchThrowable(() -> answer.set(worker.apply(new ApplyRequest(FUND_A, 1, " ", 7))));
         holder.execute("ROLLBACK");
 
-        assertThat(refusal).as("a request with a blank request id, sent while another connection holds the write "
-                + "lock: it must be refused as malformed, whatever the lock, but apply %s", refusal == null
-                        ? "answered " + answer.get() : "threw " + refusal).isInstanceOf(IllegalArgumentException.class);
+        assertThrown(refusal, "a request with a blank request id, sent while another connection holds the write "
+                + "lock: it must be refused as malformed, whatever the lock" + (refusal == null ? ""
+                        : ", but apply threw " + refusal), "apply returned " + answer.get())
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private static String tryToReserve(Connection probe) {

@@ -1,6 +1,6 @@
 package fencingkoans.koans;
 
-import static fencingkoans.koans.support.WhenNull.because;
+import static fencingkoans.koans.support.Thrown.assertThrown;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
@@ -44,8 +44,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         });
 
         Throwable failure = catchThrowable(() -> worker.apply(R1));
-        assertThat(failure).as("what apply throws when a fault is injected after its update: the fault itself%s",
-                because(failure, "it was swallowed")).isInstanceOf(InjectedFault.class);
+        assertThrown(failure, "what apply throws when a fault is injected after its update: the fault itself",
+                "apply swallowed the fault and returned normally").isInstanceOf(InjectedFault.class);
         ApplyResult retry = worker.apply(R1);
 
         assertThat(course.records()).as("request records after the retry: the aborted try left none of its own")
@@ -146,8 +146,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         List<String> callsAfterRollback = payments.calls();
         ApplyResult retry = Counterexamples.applyWithExternalCallInside(worker, R1, payments);
 
-        assertThat(failure).as("what the apply throws when a fault is injected before its commit")
-                .isInstanceOf(InjectedFault.class);
+        assertThrown(failure, "what the apply throws when a fault is injected before its commit",
+                "the apply swallowed the fault and returned normally").isInstanceOf(InjectedFault.class);
         assertThat(valueAfterRollback).as("fund-A's value after the failed try: the database rolled back").isZero();
         assertThat(recordsAfterRollback).as("request records after the failed try: rolled back too").isEmpty();
         assertThat(callsBeforeTheUpdate.get()).as("calls the outside service had received when the transaction "

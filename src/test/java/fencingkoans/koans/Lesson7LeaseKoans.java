@@ -1,6 +1,6 @@
 package fencingkoans.koans;
 
-import static fencingkoans.koans.support.WhenNull.because;
+import static fencingkoans.koans.support.Thrown.assertThrown;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -312,8 +312,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
         ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 3, "b-1", 5));
 
-        assertThat(crash).as("worker A's grant, with a fault injected inside the install: the failure goes on to the "
-                + "caller%s", because(crash, "the grant answered normally")).isInstanceOf(InjectedFault.class);
+        assertThrown(crash, "worker A's grant, with a fault injected inside the install: the failure goes on to the "
+                + "caller", "the grant answered normally").isInstanceOf(InjectedFault.class);
         assertThat(issuedBeforeTheCrash).as("the counter after the failed grant: generation 2 was issued")
                 .isEqualTo(2);
         assertThat(installedAfterTheCrash).as("fund-A's installed generation after the failed grant: 2 never "
@@ -365,13 +365,13 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
 
-        assertThat(write).as("a worker's client writing the counter directly%s",
-                because(write, "the write went through")).isInstanceOf(KeeperException.NoAuthException.class);
-        assertThat(delete).as("a worker's client deleting the counter, to create it anew (ZooKeeper checks a "
-                + "delete against the ACL of the node's parent)%s",
-                because(delete, "the delete went through")).isInstanceOf(KeeperException.NoAuthException.class);
-        assertThat(throughAnIssuer).as("an issuer running on a worker's client%s",
-                because(throughAnIssuer, "it issued a generation")).isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(write, "a worker's client writing the counter directly", "the write went through")
+                .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(delete, "a worker's client deleting the counter, to create it anew (ZooKeeper checks a "
+                + "delete against the ACL of the node's parent)", "the delete went through")
+                .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(throughAnIssuer, "an issuer running on a worker's client", "it issued a generation")
+                .isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
     }

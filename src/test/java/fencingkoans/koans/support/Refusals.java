@@ -1,11 +1,14 @@
 package fencingkoans.koans.support;
 
+import static fencingkoans.koans.support.Thrown.assertThrown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.contract.ApplyResult;
 import fencingkoans.destination.Destination;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The check of every malformed-request koan: a clear error naming the field, and not one row changed. */
 public final class Refusals {
@@ -17,11 +20,12 @@ public final class Refusals {
         Destination.Worker worker = course.worker();
         List<String> before = course.contents();
         for (ApplyRequest request : malformed) {
-            Throwable refusal = catchThrowable(() -> worker.apply(request));
-            assertThat(refusal)
-                    .as("%s must be refused with an IllegalArgumentException whose message names '%s', but apply %s",
-                            printable(String.valueOf(request)), field,
-                            refusal == null ? "returned normally" : "threw " + printable(refusal.toString()))
+            AtomicReference<ApplyResult> answer = new AtomicReference<>();
+            Throwable refusal = catchThrowable(() -> answer.set(worker.apply(request)));
+            String expected = printable(String.valueOf(request)) + " must be refused with an IllegalArgumentException "
+                    + "whose message names '" + field + "'";
+            assertThrown(refusal, refusal == null ? expected : expected + ", but apply threw "
+                    + printable(refusal.toString()), "apply returned " + printable(String.valueOf(answer.get())))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(field);
         }
