@@ -13,22 +13,51 @@ import java.util.Set;
 final class LearnerJavaRules {
 
     private static final String REFLECTION = "looks into or changes classes at run time (reflection)";
+    private static final String PARALLEL = "runs code on threads of the JVM's shared pool; no koan of this course "
+            + "needs one";
 
     /** Packages whose every type and member is allowed: the course's own code and plain data structures. */
     private static final List<String> OPEN_PACKAGES = List.of("fencingkoans.contract", "fencingkoans.sqlite",
             "fencingkoans.store", "fencingkoans.outside", "fencingkoans.lease", "java.util", "java.util.function",
             "java.util.stream", "java.time", "java.math", "java.sql", "java.nio.charset",
             // Lesson 7's issuer talks to ZooKeeper through the Curator client it is handed.
-            "org.apache.curator", "org.apache.curator.retry", "org.apache.zookeeper", "org.apache.zookeeper.data");
+            "org.apache.curator", "org.apache.curator.retry", "org.apache.zookeeper.data");
 
-    /** Packages open with everything below them: Curator's client, its builders and its recipes. */
+    /** Packages open with everything below them: Curator's client and its builders. */
     private static final List<String> OPEN_PACKAGE_TREES = List.of("org.apache.curator.framework");
+
+    /**
+     * Parts of the open package trees that are refused all the same, by prefix: Curator's recipes that run code on
+     * threads of their own (its locks and atomic counters do not, and stay open), and its factory, which opens a
+     * client of its own.
+     */
+    private static final Map<String, String> CLOSED_IN_OPEN_TREES = Map.of(
+            "org.apache.curator.framework.recipes.", "runs code on threads of its own (Curator's recipes other "
+                    + "than locks and atomic); the lesson needs only the client the koan hands you",
+            "org.apache.curator.framework.CuratorFrameworkFactory", "opens a ZooKeeper client of its own; use the "
+                    + "client the koan hands you");
+
+    /** Curator's recipes that run nothing on threads of their own. */
+    private static final List<String> OPEN_RECIPES = List.of("org.apache.curator.framework.recipes.locks.",
+            "org.apache.curator.framework.recipes.atomic.");
+
+    /**
+     * ZooKeeper's own types a solution names, each with its nested types. The rest of its package is closed: it
+     * holds a client of its own, its command line and {@code Shell}, which starts programs.
+     */
+    private static final List<String> ZOOKEEPER_TYPES = List.of("org.apache.zookeeper.CreateMode",
+            "org.apache.zookeeper.KeeperException", "org.apache.zookeeper.ZooDefs", "org.apache.zookeeper.Watcher",
+            "org.apache.zookeeper.WatchedEvent", "org.apache.zookeeper.AddWatchMode", "org.apache.zookeeper.Op",
+            "org.apache.zookeeper.OpResult", "org.apache.zookeeper.ZooKeeper.States");
 
     /** Types inside an open package that are refused all the same, with the reason. */
     private static final Map<String, String> CLOSED_IN_OPEN_PACKAGES = Map.of(
             "java.util.ServiceLoader", "loads classes found at run time",
             "java.util.Timer", "starts a thread of its own",
             "java.util.TimerTask", "starts a thread of its own",
+            "java.util.Scanner", "can read files; the koans hand your code what it reads, and String splits text",
+            "java.util.Formatter", "writes files; String.format formats in memory",
+            "java.util.ResourceBundle", "loads classes found by name at run time",
             "java.sql.DriverManager", "opens database connections of its own; use the connection or ledger the "
                     + "koan hands you",
             "java.sql.Driver", "opens database connections of its own; use the connection or ledger the koan "
@@ -76,7 +105,9 @@ final class LearnerJavaRules {
             Map.entry("java.nio.file.CopyOption", Set.of("*")),
             Map.entry("java.nio.file.StandardCopyOption", Set.of("*")),
             Map.entry("java.nio.file.LinkOption", Set.of("*")),
-            Map.entry("org.apache.curator.utils.ZKPaths", Set.of("*")));
+            Map.entry("org.apache.curator.utils.ZKPaths", Set.of("*")),
+            // The handed client's own session, which tells one worker's ephemeral node from another's.
+            Map.entry("org.apache.zookeeper.ZooKeeper", Set.of("getSessionId", "getSessionTimeout", "getState")));
 
     /** Why a closed package is closed, by package prefix; the first match wins. */
     private static final List<Map.Entry<String, String>> CLOSED_PACKAGES = List.of(
@@ -94,6 +125,8 @@ final class LearnerJavaRules {
             Map.entry("com.sun.", "uses the JDK's internals"),
             Map.entry("javax.sql", "opens database connections of its own; use the connection or ledger the koan "
                     + "hands you"),
+            Map.entry("org.apache.zookeeper.", "reaches past the Curator client into ZooKeeper's own client, "
+                    + "command line or shell (which starts programs)"),
             Map.entry("org.junit", "reaches into the test framework that grades the koans"),
             Map.entry("org.opentest4j", "reaches into the test framework that grades the koans"),
             Map.entry("org.assertj", "reaches into the test framework that grades the koans"),
@@ -128,6 +161,14 @@ final class LearnerJavaRules {
             Map.entry("java.lang.System.console", "reads the terminal"),
             Map.entry("java.lang.System.in", "reads the JVM's input"),
             Map.entry("java.lang.Class.forName", "loads classes by name (reflection)"),
+            Map.entry("java.util.Locale.setDefault", "changes the JVM's settings"),
+            Map.entry("java.util.TimeZone.setDefault", "changes the JVM's settings"),
+            Map.entry("java.util.Collection.parallelStream", PARALLEL),
+            Map.entry("java.util.stream.BaseStream.parallel", PARALLEL),
+            Map.entry("java.util.stream.IntStream.parallel", PARALLEL),
+            Map.entry("java.util.stream.LongStream.parallel", PARALLEL),
+            Map.entry("java.util.stream.DoubleStream.parallel", PARALLEL),
+            Map.entry("org.apache.curator.framework.CuratorFramework.runSafe", "runs code on a thread of Curator's"),
             Map.entry("java.nio.file.Files.write", "writes files; lesson 5 needs only Files.copy(Path, Path, ...)"),
             Map.entry("java.nio.file.Files.writeString", "writes files; lesson 5 needs only Files.copy(Path, Path, "
                     + "...)"));
@@ -147,6 +188,16 @@ final class LearnerJavaRules {
         }
         if (CLOSED_IN_OPEN_PACKAGES.containsKey(owner)) {
             return Optional.of(CLOSED_IN_OPEN_PACKAGES.get(owner));
+        }
+        Optional<String> closedInTree = CLOSED_IN_OPEN_TREES.entrySet().stream()
+                .filter(closed -> owner.startsWith(closed.getKey()))
+                .filter(closed -> OPEN_RECIPES.stream().noneMatch(owner::startsWith))
+                .map(Map.Entry::getValue).findFirst();
+        if (closedInTree.isPresent()) {
+            return closedInTree;
+        }
+        if (ZOOKEEPER_TYPES.stream().anyMatch(type -> owner.equals(type) || owner.startsWith(type + "."))) {
+            return Optional.empty();
         }
         if (OPEN_PACKAGES.contains(packageName)
                 || OPEN_PACKAGE_TREES.stream().anyMatch(tree -> (packageName + ".").startsWith(tree + "."))) {
