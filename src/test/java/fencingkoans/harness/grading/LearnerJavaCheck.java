@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -272,7 +273,9 @@ final class LearnerJavaCheck {
                 return;
             }
             String packageName = elements.getPackageOf(owner).getQualifiedName().toString();
-            LearnerJavaRules.refusal(ownerName, packageName, member).ifPresent(reason -> refuse(node,
+            List<String> parameters = used instanceof ExecutableElement executable ? executable.getParameters()
+                    .stream().map(parameter -> parameter.asType().toString()).toList() : List.of();
+            LearnerJavaRules.refusal(ownerName, packageName, member, parameters).ifPresent(reason -> refuse(node,
                     "uses " + simpleName(ownerName) + (member == null ? "" : "." + member) + ": " + reason));
         }
 

@@ -180,11 +180,16 @@ final class LearnerJavaRules {
 
     /**
      * Why {@code member} of {@code owner} may not be used, or empty when it may. {@code member} is null for a use of
-     * the type itself (a declaration, a cast, a {@code new}).
+     * the type itself (a declaration, a cast, a {@code new}); {@code parameters} are the types a method or
+     * constructor takes, as the compiler resolved the call.
      */
-    static Optional<String> refusal(String owner, String packageName, String member) {
+    static Optional<String> refusal(String owner, String packageName, String member, List<String> parameters) {
         if (member != null && MEMBER_REASONS.containsKey(owner + "." + member)) {
             return Optional.of(MEMBER_REASONS.get(owner + "." + member));
+        }
+        if (owner.equals("java.nio.file.Files") && parameters.stream().anyMatch(type -> type.startsWith("java.io."))) {
+            // Files.copy(Path, OutputStream) would print any file to System.out.
+            return Optional.of("reads or writes a stream; lesson 5 needs only Files.copy(Path, Path, ...)");
         }
         if (CLOSED_IN_OPEN_PACKAGES.containsKey(owner)) {
             return Optional.of(CLOSED_IN_OPEN_PACKAGES.get(owner));
