@@ -527,9 +527,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             Worker worker = course.worker();
 
             Object afterAnInstall = answerAcrossACommit(worker,
-                    "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'", new ApplyRequest(FUND_A, 1, "r1", 7));
+                    "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'",
+                    new ApplyRequest(FUND_A, 1, "r1", 7));
             Object afterACorrection = answerAcrossACommit(worker,
-                    "UPDATE fencing.resources SET value = value + 5 WHERE name = 'fund-A'", new ApplyRequest(FUND_A, 2, "r2", 7));
+                    "UPDATE fencing.resources SET value = value + 5 WHERE name = 'fund-A'",
+                    new ApplyRequest(FUND_A, 2, "r2", 7));
 
             assertThat(afterAnInstall).as("r1 with generation 1, sent while a transaction that installs generation 2 "
                     + "held the table; it committed while the function waited for its row lock. Admitted means the "

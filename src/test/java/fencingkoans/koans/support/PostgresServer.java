@@ -9,8 +9,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Finds the PostgreSQL server for the extension lesson, once per run, in this order: a superuser's JDBC URL in
- * {@value PgServer#URL_VARIABLE} (skipped with the reason when no login there works); else a container started through Testcontainers when a Docker engine is reachable;
- * else none, and then every koan of the lesson is skipped with the reason, never passed or failed.
+ * {@value PgServer#URL_VARIABLE} (skipped with the reason when no login there works); else a container started
+ * through Testcontainers when a Docker engine is reachable; else none, and then every koan of the lesson is
+ * skipped with the reason, never passed or failed.
  */
 public final class PostgresServer implements ExecutionCondition {
 
