@@ -6,22 +6,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Writes each lesson page's koan list, with folded hints, from the koans' own annotations, so the page can
- * never disagree with the tests. The prose names a koan by a link to its hints, {@code [1.5](#methodName)} or
- * {@code [1.5](1-stale-authority.md#methodName)}, whose number is rewritten too; a number typed without such a
- * link would go stale, so it is refused. With {@code --check} it only reports pages that are out of date.
+ * never disagree with the tests. Any document names a koan by a link to its hints, {@code [1.5](#methodName)} or
+ * {@code [1.5](docs/lessons/1-stale-authority.md#methodName)}, whose number is rewritten too, and README.md's
+ * lesson table is written from the course. A number typed without such a link would go stale, so it is refused:
+ * on a lesson page any koan-like number, elsewhere one that says it is a koan's. With {@code --check} it only
+ * reports documents that are out of date.
  */
 public final class LessonPages {
 
     static final String BEGIN = "<!-- koans:begin -->";
     static final String END = "<!-- koans:end -->";
-    private static final Pattern KOAN_LINK = Pattern.compile("\\[[1-9]\\.[0-9]{1,2}\\]\\(([\\w-]+\\.md)?#(\\w+)\\)");
+    static final String LESSONS_BEGIN = "<!-- lessons:begin -->";
+    static final String LESSONS_END = "<!-- lessons:end -->";
+    private static final Pattern KOAN_LINK = Pattern.compile("\\[[1-9]\\.[0-9]{1,2}\\]\\(([\\w./-]+\\.md)?#(\\w+)\\)");
     /** A number that reads as a koan's; a product's version ("ZooKeeper 3.9") is none. */
     private static final Pattern TYPED_NUMBER = Pattern.compile("(?<!ZooKeeper |Curator )\\b[1-9]\\.[0-9]{1,2}\\b");
+    /** Outside the lesson pages, where timings and versions abound: a number called a koan's, or set in bold. */
+    private static final Pattern TYPED_KOAN_NUMBER = Pattern.compile("(?i)\\bkoans? [1-9]\\.[0-9]{1,2}\\b"
+            + "|\\*\\*[1-9]\\.[0-9]{1,2}\\*\\*");
+    /** Code is quoted, not prose: a link written there is an example. */
+    private static final Pattern CODE_SPAN = Pattern.compile("`[^`\\n]*`");
+    private static final Path README = Path.of("README.md");
 
     private LessonPages() {
     }
@@ -29,23 +41,60 @@ public final class LessonPages {
     public static void main(String[] args) throws IOException {
         boolean checkOnly = List.of(args).contains("--check");
         List<String> stale = new ArrayList<>();
+        List<Path> pages = new ArrayList<>();
         for (Course.LessonEntry lesson : Course.lessons()) {
             Path page = Path.of(lesson.lesson().page());
-            String current = Files.readString(page, StandardCharsets.UTF_8);
-            String updated = withKoanList(current, lesson, page);
-            if (!updated.equals(current)) {
-                stale.add(page.toString());
-                if (!checkOnly) {
-                    Files.writeString(page, updated, StandardCharsets.UTF_8);
-                }
-            }
+            pages.add(page.normalize());
+            rewrite(page, text -> withKoanList(text, lesson, page), checkOnly, stale);
+        }
+        rewrite(README, text -> withLessonTable(withDerivedNumbers(text, README, TYPED_KOAN_NUMBER)), checkOnly, stale);
+        for (Path document : otherDocuments(pages)) {
+            rewrite(document, text -> withDerivedNumbers(text, document, TYPED_KOAN_NUMBER), checkOnly, stale);
         }
         if (checkOnly && !stale.isEmpty()) {
-            System.err.println("Lesson pages out of date with the koans: " + stale);
+            System.err.println("Documents out of date with the koans: " + stale);
             System.err.println("Regenerate them with: ./mvnw -q test-compile exec:java@lesson-pages");
             System.exit(1);
         }
-        System.out.println(checkOnly ? "Lesson pages match the koans." : "Lesson pages written: " + stale);
+        System.out.println(checkOnly ? "Lesson pages and documents match the koans." : "Documents written: " + stale);
+    }
+
+    private static void rewrite(Path document, UnaryOperator<String> update, boolean checkOnly, List<String> stale)
+            throws IOException {
+        String current = Files.readString(document, StandardCharsets.UTF_8);
+        String updated = update.apply(current);
+        if (!updated.equals(current)) {
+            stale.add(document.toString());
+            if (!checkOnly) {
+                Files.writeString(document, updated, StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /** Every Markdown file under docs/ that is no lesson page (an export has only the lesson pages). */
+    private static List<Path> otherDocuments(List<Path> pages) throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of("docs"))) {
+            return files.filter(file -> file.toString().endsWith(".md") && !pages.contains(file.normalize())).sorted()
+                    .toList();
+        }
+    }
+
+    /** README.md's table of lessons: each lesson's koans, first to last, and its page. */
+    static String withLessonTable(String readme) {
+        int begin = readme.indexOf(LESSONS_BEGIN);
+        int end = readme.indexOf(LESSONS_END);
+        if (begin < 0 || end < begin) {
+            throw new IllegalStateException(README + " has no " + LESSONS_BEGIN + " ... " + LESSONS_END + " block");
+        }
+        StringBuilder table = new StringBuilder("| Lesson | Koans | Page |\n|---|---|---|\n");
+        for (Course.LessonEntry lesson : Course.lessons()) {
+            List<Course.KoanEntry> koans = lesson.koans();
+            table.append("| ").append(lesson.lesson().value()).append(". ").append(lesson.lesson().title())
+                    .append(" | ").append(koans.get(0).card().number()).append(" to ")
+                    .append(koans.get(koans.size() - 1).card().number()).append(" | [").append(lesson.lesson().page())
+                    .append("](").append(lesson.lesson().page()).append(") |\n");
+        }
+        return readme.substring(0, begin) + LESSONS_BEGIN + "\n" + table + readme.substring(end);
     }
 
     static String withKoanList(String page, Course.LessonEntry lesson, Path where) {
@@ -54,23 +103,37 @@ public final class LessonPages {
         if (begin < 0 || end < begin) {
             throw new IllegalStateException(where + " has no " + BEGIN + " ... " + END + " block");
         }
-        return withDerivedNumbers(page.substring(0, begin), where) + BEGIN + "\n" + koanList(lesson)
-                + withDerivedNumbers(page.substring(end), where);
+        return withDerivedNumbers(page.substring(0, begin), where, TYPED_NUMBER) + BEGIN + "\n" + koanList(lesson)
+                + withDerivedNumbers(page.substring(end), where, TYPED_NUMBER);
     }
 
-    /** The prose with each koan link's number taken from the course, refused if it types a number of its own. */
-    private static String withDerivedNumbers(String prose, Path where) {
+    /**
+     * The prose with each koan link's number taken from the course, refused if it types a number of its own that
+     * {@code typed} finds. Code spans are left as they are.
+     */
+    private static String withDerivedNumbers(String prose, Path where, Pattern typed) {
+        StringBuilder result = new StringBuilder();
+        Matcher code = CODE_SPAN.matcher(prose);
+        int from = 0;
+        while (code.find()) {
+            result.append(linked(prose.substring(from, code.start()), where, typed)).append(code.group());
+            from = code.end();
+        }
+        return result.append(linked(prose.substring(from), where, typed)).toString();
+    }
+
+    private static String linked(String prose, Path where, Pattern typed) {
         String linked = KOAN_LINK.matcher(prose).replaceAll(link -> {
             String otherPage = link.group(1) == null ? "" : link.group(1);
             Path page = otherPage.isEmpty() ? where : where.resolveSibling(otherPage);
             return Matcher.quoteReplacement("[" + number(page, link.group(2), where) + "](" + otherPage + "#"
                     + link.group(2) + ")");
         });
-        Matcher typed = TYPED_NUMBER.matcher(KOAN_LINK.matcher(linked).replaceAll(""));
-        if (typed.find()) {
-            throw new IllegalStateException(where + " types the koan number " + typed.group() + " outside its "
-                    + "koan list, where a new koan would make it stale: link the koan instead, [" + typed.group()
-                    + "](#methodName), or [" + typed.group() + "](other-page.md#methodName), and the number follows it");
+        Matcher number = typed.matcher(KOAN_LINK.matcher(linked).replaceAll(""));
+        if (number.find()) {
+            throw new IllegalStateException(where + " types the koan number in \"" + number.group() + "\" outside a "
+                    + "koan list, where a new koan would make it stale: link the koan instead, [N.M](#methodName) or "
+                    + "[N.M](path/to/page.md#methodName), and the number follows it");
         }
         return linked;
     }
