@@ -47,9 +47,9 @@ public final class LessonPages {
             pages.add(page.normalize());
             rewrite(page, text -> withKoanList(text, lesson, page), checkOnly, stale);
         }
-        rewrite(README, text -> withLessonTable(withDerivedNumbers(text, README, TYPED_KOAN_NUMBER)), checkOnly, stale);
+        rewrite(README, text -> withLessonTable(documentWithDerivedNumbers(text, README)), checkOnly, stale);
         for (Path document : otherDocuments(pages)) {
-            rewrite(document, text -> withDerivedNumbers(text, document, TYPED_KOAN_NUMBER), checkOnly, stale);
+            rewrite(document, text -> documentWithDerivedNumbers(text, document), checkOnly, stale);
         }
         if (checkOnly && !stale.isEmpty()) {
             System.err.println("Documents out of date with the koans: " + stale);
@@ -105,6 +105,11 @@ public final class LessonPages {
         }
         return withDerivedNumbers(page.substring(0, begin), where, TYPED_NUMBER) + BEGIN + "\n" + koanList(lesson)
                 + withDerivedNumbers(page.substring(end), where, TYPED_NUMBER);
+    }
+
+    /** A document that is no lesson page, with each koan link's number as the course numbers that koan now. */
+    public static String documentWithDerivedNumbers(String text, Path document) {
+        return withDerivedNumbers(text, document, TYPED_KOAN_NUMBER);
     }
 
     /**
