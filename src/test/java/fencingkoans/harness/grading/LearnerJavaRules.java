@@ -58,10 +58,29 @@ final class LearnerJavaRules {
             "java.util.Scanner", "can read files; the koans hand your code what it reads, and String splits text",
             "java.util.Formatter", "writes files; String.format formats in memory",
             "java.util.ResourceBundle", "loads classes found by name at run time",
+            "java.util.stream.StreamSupport", "makes streams that can run on threads of the JVM's shared pool; "
+                    + "Collection.stream and Stream.of make every stream a solution needs",
             "java.sql.DriverManager", "opens database connections of its own; use the connection or ledger the "
                     + "koan hands you",
             "java.sql.Driver", "opens database connections of its own; use the connection or ledger the koan "
                     + "hands you");
+
+    /**
+     * Types of open packages of which only some members are allowed: Curator's own client opens connections and
+     * threads of its own, and a solution only asks it for the handed session.
+     */
+    private static final Map<String, Set<String>> NARROWED_IN_OPEN_PACKAGES = Map.of(
+            "org.apache.curator.CuratorZookeeperClient", Set.of("getZooKeeper"));
+
+    /**
+     * Members of Curator's open packages, by name whatever builder or interface declares them, that run learner
+     * code later on a thread of Curator's or ZooKeeper's: background callbacks, watchers and listeners.
+     */
+    private static final Set<String> CURATOR_CALLBACKS = Set.of("inBackground", "usingWatcher", "watched",
+            "watchers", "getCuratorListenable", "getConnectionStateListenable", "getUnhandledErrorListenable",
+            "postSafeNotify", "runSafe", "newWatcherRemoveCuratorFramework");
+    private static final String CALLBACK = "runs your code later, on a thread of Curator's or ZooKeeper's (a "
+            + "callback, a watcher or a listener); every call of the lesson is answered where it is made";
 
     /** Types of closed packages that are allowed, each with the members allowed ({@code *}: all of them). */
     private static final Map<String, Set<String>> ALLOWED_TYPES = Map.ofEntries(
@@ -168,7 +187,9 @@ final class LearnerJavaRules {
             Map.entry("java.util.stream.IntStream.parallel", PARALLEL),
             Map.entry("java.util.stream.LongStream.parallel", PARALLEL),
             Map.entry("java.util.stream.DoubleStream.parallel", PARALLEL),
-            Map.entry("org.apache.curator.framework.CuratorFramework.runSafe", "runs code on a thread of Curator's"),
+            Map.entry("java.util.Arrays.parallelSort", PARALLEL),
+            Map.entry("java.util.Arrays.parallelSetAll", PARALLEL),
+            Map.entry("java.util.Arrays.parallelPrefix", PARALLEL),
             Map.entry("java.nio.file.Files.write", "writes files; lesson 5 needs only Files.copy(Path, Path, ...)"),
             Map.entry("java.nio.file.Files.writeString", "writes files; lesson 5 needs only Files.copy(Path, Path, "
                     + "...)"));
@@ -190,6 +211,13 @@ final class LearnerJavaRules {
         if (owner.equals("java.nio.file.Files") && parameters.stream().anyMatch(type -> type.startsWith("java.io."))) {
             // Files.copy(Path, OutputStream) would print any file to System.out.
             return Optional.of("reads or writes a stream; lesson 5 needs only Files.copy(Path, Path, ...)");
+        }
+        if (member != null && owner.startsWith("org.apache.curator.") && CURATOR_CALLBACKS.contains(member)) {
+            return Optional.of(CALLBACK);
+        }
+        if (NARROWED_IN_OPEN_PACKAGES.containsKey(owner)) {
+            return member != null && NARROWED_IN_OPEN_PACKAGES.get(owner).contains(member) ? Optional.empty()
+                    : Optional.of("opens a ZooKeeper client of its own; use the client the koan hands you");
         }
         if (CLOSED_IN_OPEN_PACKAGES.containsKey(owner)) {
             return Optional.of(CLOSED_IN_OPEN_PACKAGES.get(owner));
