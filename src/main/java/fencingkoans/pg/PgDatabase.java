@@ -29,7 +29,7 @@ public final class PgDatabase implements AutoCloseable {
     /** The learner's SQL, read from the track's resources and run as the owner, in this order: the function first. */
     private static final String[] TRACK_SCRIPTS = {"fencingkoans/pg/apply_request.sql", "fencingkoans/pg/grants.sql"};
 
-    /** How long a statement may wait before the server cancels it (see {@link #createRolesAndDatabase()}). */
+    /** How long a statement may wait before the server cancels it (see {@link #giveTheSettingsAsCreated}). */
     private static final String HANG_GUARD = "10s";
 
     /** Set in a JVM that runs the koans again and again (watch mode): lesson 6 then uses {@link #kept}. */
@@ -125,7 +125,7 @@ public final class PgDatabase implements AutoCloseable {
     /**
      * A real connection to this database as {@code role}, in autocommit mode, with nothing left of any earlier
      * use (see {@link PgSessions}): closing it keeps it for the next caller. Its statements carry the database's
-     * hang guard (see {@link #createRolesAndDatabase()}).
+     * hang guard (see {@link #giveTheSettingsAsCreated}).
      */
     public Connection connect(PgRole role) {
         return sessions.take(role, () -> server.connect(name, roles.get(role), passwords.get(role)));
@@ -188,17 +188,43 @@ public final class PgDatabase implements AutoCloseable {
                 statement.execute("CREATE ROLE " + roles.get(role) + " LOGIN PASSWORD '" + passwords.get(role) + "'");
             }
             statement.execute("CREATE DATABASE " + name + " OWNER " + roles.get(PgRole.OWNER));
-            // A statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is cancelled
-            // after a while with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
-            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
+            giveTheSettingsAsCreated(statement);
         } catch (SQLException e) {
             throw new PgException("creating " + name + " and its roles", e);
         }
     }
 
     /**
+     * The database's and its roles' own settings, which every new session starts with: none but the hang guard. A
+     * statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is cancelled after a while
+     * with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
+     */
+    private void giveTheSettingsAsCreated(Statement superuser) throws SQLException {
+        superuser.execute("ALTER DATABASE " + name + " RESET ALL");
+        superuser.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
+        for (String role : roles.values()) {
+            superuser.execute("ALTER ROLE " + role + " RESET ALL");
+            superuser.execute("ALTER ROLE " + role + " IN DATABASE " + name + " RESET ALL");
+        }
+    }
+
+    /**
+     * The learner's SQL runs as the owner, and an owner may give its database and its own role settings that every
+     * later session starts with: a search_path that puts a schema of its own before pg_catalog would answer the
+     * koans' questions to the server with the learner's functions. Whatever the scripts set there is undone.
+     */
+    private void undoTheSettingsOfTheScripts() {
+        try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
+            giveTheSettingsAsCreated(statement);
+        } catch (SQLException e) {
+            throw new PgException("undoing the settings the track's SQL gave " + name + " and its roles", e);
+        }
+    }
+
+    /**
      * Back to a database with nothing in it, as created: every object the roles own and every privilege granted to
-     * them goes, and the database's own privileges and settings are those {@link #createRolesAndDatabase()} gave.
+     * them goes, and the database's own privileges are those {@link #createRolesAndDatabase()} gave (its settings
+     * are given back after every run of the track's SQL).
      */
     private void dropEverythingBuilt() {
         try (Connection superuser = server.connect(name, server.user(), server.password());
@@ -206,8 +232,6 @@ public final class PgDatabase implements AutoCloseable {
             statement.execute("DROP OWNED BY " + String.join(", ", roles.values()));
             statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             statement.execute("GRANT CONNECT, TEMPORARY ON DATABASE " + name + " TO PUBLIC");
-            statement.execute("ALTER DATABASE " + name + " RESET ALL");
-            statement.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
         } catch (SQLException e) {
             throw new PgException("emptying " + name + " for the next run", e);
         }
@@ -240,14 +264,18 @@ public final class PgDatabase implements AutoCloseable {
         try (Connection owner = connect(PgRole.OWNER); Statement statement = owner.createStatement()) {
             // The learner's text goes to the server as written: no JDBC escape may rewrite it and move positions.
             statement.setEscapeProcessing(false);
-            for (TrackScript script : scripts) {
-                for (TrackScript.Statement sql : script.statements()) {
-                    try {
-                        statement.execute(sql.sql());
-                    } catch (SQLException refusal) {
-                        throw SetupDiagnosis.refused(script, sql, refusal, scripts.get(0), owner);
+            try {
+                for (TrackScript script : scripts) {
+                    for (TrackScript.Statement sql : script.statements()) {
+                        try {
+                            statement.execute(sql.sql());
+                        } catch (SQLException refusal) {
+                            throw SetupDiagnosis.refused(script, sql, refusal, scripts.get(0), owner);
+                        }
                     }
                 }
+            } finally {
+                undoTheSettingsOfTheScripts();
             }
             Optional<PgSetupFailure> noWayIn = SetupDiagnosis.wayIn(scripts.get(0), scripts.get(1), owner,
                     roles.get(PgRole.WORKER));

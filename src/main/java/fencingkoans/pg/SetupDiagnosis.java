@@ -105,12 +105,12 @@ final class SetupDiagnosis {
      */
     static Optional<PgSetupFailure> wayIn(TrackScript applyRequest, TrackScript grants, Connection owner, String worker)
             throws SQLException {
-        if (!one(owner, "SELECT to_regprocedure(?) IS NOT NULL", SIGNATURE)) {
+        if (!one(owner, "SELECT pg_catalog.to_regprocedure(?) IS NOT NULL", SIGNATURE)) {
             return Optional.of(noSuchSignature(applyRequest, owner, null));
         }
         String every = "every call of fencing.apply_request by the worker would fail with 42501 (insufficient "
                 + "privilege)";
-        if (!one(owner, "SELECT has_schema_privilege(?, 'fencing', 'USAGE')", worker)) {
+        if (!one(owner, "SELECT pg_catalog.has_schema_privilege(?, 'fencing', 'USAGE')", worker)) {
             return Optional.of(new PgSetupFailure("The worker role may not look into schema fencing, so it cannot "
                     + "even find the function: grants.sql took USAGE on the schema away from it.", grants,
                     placeOf(grants, REVOKE_ON_SCHEMA), every + ", permission denied for schema fencing", List.of(
@@ -119,7 +119,7 @@ final class SetupDiagnosis {
                             "Leave USAGE ON SCHEMA fencing as it is (every role has it, as found), or GRANT USAGE ON "
                                     + "SCHEMA fencing TO ${worker};"), null));
         }
-        if (!one(owner, "SELECT has_function_privilege(?, '" + SIGNATURE + "', 'EXECUTE')", worker)) {
+        if (!one(owner, "SELECT pg_catalog.has_function_privilege(?, '" + SIGNATURE + "', 'EXECUTE')", worker)) {
             return Optional.of(new PgSetupFailure("The worker role may not execute fencing.apply_request: grants.sql "
                     + "takes EXECUTE away (from PUBLIC, and so from every role) and gives it back to no one.", grants,
                     placeOf(grants, REVOKE_ON_FUNCTIONS), every + ", permission denied for function apply_request",
@@ -128,12 +128,13 @@ final class SetupDiagnosis {
                             "After the REVOKE, GRANT EXECUTE ON FUNCTION " + SIGNATURE_AS_WRITTEN + " TO ${worker};"),
                     null));
         }
-        boolean ownersRights = one(owner, "SELECT prosecdef FROM pg_proc WHERE oid = '" + SIGNATURE + "'::regprocedure",
-                null);
-        boolean workerReachesTables = one(owner, "SELECT has_table_privilege(?1, 'fencing.resources', 'SELECT')"
-                + " AND has_table_privilege(?1, 'fencing.resources', 'UPDATE')"
-                + " AND has_table_privilege(?1, 'fencing.request_records', 'SELECT')"
-                + " AND has_table_privilege(?1, 'fencing.request_records', 'INSERT')", worker);
+        boolean ownersRights = one(owner, "SELECT prosecdef FROM pg_catalog.pg_proc WHERE oid = '" + SIGNATURE
+                + "'::pg_catalog.regprocedure", null);
+        boolean workerReachesTables = one(owner, "SELECT"
+                + " pg_catalog.has_table_privilege(?1, 'fencing.resources', 'SELECT')"
+                + " AND pg_catalog.has_table_privilege(?1, 'fencing.resources', 'UPDATE')"
+                + " AND pg_catalog.has_table_privilege(?1, 'fencing.request_records', 'SELECT')"
+                + " AND pg_catalog.has_table_privilege(?1, 'fencing.request_records', 'INSERT')", worker);
         if (!ownersRights && !workerReachesTables) {
             TrackScript.Place place = applyRequest.first(CREATE_FUNCTION)
                     .map(statement -> applyRequest.place(statement, LANGUAGE)).orElse(applyRequest.place(0));
@@ -209,7 +210,7 @@ final class SetupDiagnosis {
             TrackScript.Place place, String said, SQLException refusal, TrackScript applyRequest, Connection owner) {
         boolean signatureThere;
         try {
-            signatureThere = one(owner, "SELECT to_regprocedure(?) IS NOT NULL", SIGNATURE);
+            signatureThere = one(owner, "SELECT pg_catalog.to_regprocedure(?) IS NOT NULL", SIGNATURE);
         } catch (SQLException lookFailed) {
             refusal.addSuppressed(lookFailed);
             signatureThere = true;
@@ -231,8 +232,8 @@ final class SetupDiagnosis {
     private static PgSetupFailure noSuchSignature(TrackScript applyRequest, Connection owner, SQLException refusal) {
         List<String> found = new ArrayList<>();
         try (PreparedStatement query = owner.prepareStatement("SELECT n.nspname || '.' || p.proname || '('"
-                + " || pg_get_function_identity_arguments(p.oid) || ')' FROM pg_proc p "
-                + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'apply_request' "
+                + " || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' FROM pg_catalog.pg_proc p "
+                + "JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'apply_request' "
                 + "AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1");
                 ResultSet rows = query.executeQuery()) {
             while (rows.next()) {

@@ -40,14 +40,16 @@ class DocumentNumbersTest {
     void timingsAndVersionsAreNoKoanNumbers() {
         String measured = "ZooKeeper 3.9 answered in 2.4 s, 1.7x the first save, at a load of 1.5.";
 
-        assertThat(LessonPages.documentWithDerivedNumbers(measured, NOTES)).as("a document's figures").isEqualTo(measured);
+        assertThat(LessonPages.documentWithDerivedNumbers(measured, NOTES)).as("a document's figures")
+                .isEqualTo(measured);
     }
 
     @Test
     void aLinkInACodeSpanIsAnExampleAndStaysAsWritten() {
         String example = "Write `[1.5](#methodName)` to name a koan.";
 
-        assertThat(LessonPages.documentWithDerivedNumbers(example, NOTES)).as("a link quoted as code").isEqualTo(example);
+        assertThat(LessonPages.documentWithDerivedNumbers(example, NOTES)).as("a link quoted as code")
+                .isEqualTo(example);
     }
 
     @Test

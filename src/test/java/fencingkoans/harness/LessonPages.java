@@ -162,7 +162,8 @@ public final class LessonPages {
         for (Course.KoanEntry entry : lesson.koans()) {
             list.append("| ").append(entry.card().number()).append(" ").append(entry.name())
                     .append(entry.card().twinNote().map(note -> " (" + note + ")").orElse("")).append(" | ")
-                    .append(entry.card().teaches()).append(" | ").append(codeSpans(entry.card().edits())).append(" |\n");
+                    .append(entry.card().teaches()).append(" | ").append(codeSpans(entry.card().edits()))
+                    .append(" |\n");
         }
         list.append("\nHints, for when a koan has you stuck. Open one at a time.\n");
         for (Course.KoanEntry entry : lesson.koans()) {

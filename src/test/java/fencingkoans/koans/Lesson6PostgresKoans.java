@@ -383,7 +383,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     "Declare the function SECURITY DEFINER: it runs as the role that created it, the owner."})
         void theWorkerAppliesThroughTheFunctionWithoutPrivilegesOnTheTables() {
             Connection worker = course.session(WORKER);
-            String canUpdate = firstValue(worker, "SELECT has_table_privilege('fencing.resources', 'UPDATE')");
+            String canUpdate = firstValue(worker,
+                    "SELECT pg_catalog.has_table_privilege('fencing.resources', 'UPDATE')");
 
             ApplyResult result = new PgFencedStore(worker).apply(R1);
 
@@ -587,8 +588,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
             try (Statement statement = observer.createStatement()) {
                 while (!call.isDone()) {
-                    try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_locks "
-                            + "WHERE relation = 'fencing.resources'::regclass AND NOT granted")) {
+                    try (ResultSet waiting = statement.executeQuery("SELECT pg_catalog.count(*) "
+                            + "FROM pg_catalog.pg_locks "
+                            + "WHERE relation = 'fencing.resources'::pg_catalog.regclass AND NOT granted")) {
                         waiting.next();
                         if (waiting.getLong(1) > 0) {
                             return;
