@@ -64,7 +64,7 @@ public final class PgDatabase implements AutoCloseable {
 
     private PgDatabase(PgServer server, String run) {
         this.server = server;
-        this.name = "fencing_" + run;
+        this.name = System.getProperty(PgServer.NAMES_PROPERTY, "fencing") + "_" + run;
         for (PgRole role : PgRole.values()) {
             roles.put(role, name + "_" + role.name().toLowerCase());
             passwords.put(role, UUID.randomUUID().toString());

@@ -4,7 +4,11 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -21,6 +25,13 @@ public record PgServer(String serverUrl, String database, String user, String pa
 
     /** The environment variable that names a superuser's JDBC URL for the course's PostgreSQL parts. */
     public static final String URL_VARIABLE = "FENCING_PG_URL";
+
+    /**
+     * What every database and role of this JVM's lesson 6 is named from ({@code fencing} unless set). The grader
+     * gives each graded JVM a name of its own, so that what a killed JVM could not drop is found and dropped after
+     * it ({@link #dropWhatIsLeft}).
+     */
+    public static final String NAMES_PROPERTY = "fencing.pg.names";
 
     private static final String PREFIX = "jdbc:postgresql://";
     /** SQLSTATE classes of a failed login: connection exception, invalid authorization, no such database. */
@@ -71,8 +82,54 @@ public record PgServer(String serverUrl, String database, String user, String pa
         }
     }
 
+    /**
+     * Ends every session of, and drops every database and role whose name starts with, {@code prefix}: what a run
+     * that was killed before it could drop them left behind (see {@link #NAMES_PROPERTY}). Answers what was dropped.
+     */
+    public List<String> dropWhatIsLeft(String prefix) {
+        if (!prefix.matches("[a-z][a-z0-9_]{5,40}")) {
+            throw new IllegalArgumentException("not a prefix of the course's names: " + prefix);
+        }
+        try (Connection superuser = connectAsSuperuser(); Statement drop = superuser.createStatement()) {
+            namesStartingWith(superuser, "SELECT pg_catalog.pg_terminate_backend(pid)::text FROM "
+                    + "pg_catalog.pg_stat_activity WHERE pg_catalog.starts_with(usename::text, ?1) "
+                    + "OR pg_catalog.starts_with(datname::text, ?1)", prefix);
+            List<String> dropped = new ArrayList<>();
+            for (String database : namesStartingWith(superuser, "SELECT datname::text FROM pg_catalog.pg_database "
+                    + "WHERE pg_catalog.starts_with(datname::text, ?1)", prefix)) {
+                drop.execute("DROP DATABASE IF EXISTS \"" + database + "\" WITH (FORCE)");
+                dropped.add(database);
+            }
+            for (String role : namesStartingWith(superuser, "SELECT rolname::text FROM pg_catalog.pg_roles "
+                    + "WHERE pg_catalog.starts_with(rolname::text, ?1)", prefix)) {
+                drop.execute("DROP ROLE IF EXISTS \"" + role + "\"");
+                dropped.add(role);
+            }
+            return dropped;
+        } catch (SQLException e) {
+            throw new PgException("dropping what was left with names starting " + prefix, e);
+        }
+    }
+
+    /** The first column of {@code query}'s rows, {@code ?1} being {@code prefix}. */
+    private static List<String> namesStartingWith(Connection session, String query, String prefix)
+            throws SQLException {
+        try (PreparedStatement statement = session.prepareStatement(query.replace("?1", "?"))) {
+            for (int i = 1; i <= statement.getParameterMetaData().getParameterCount(); i++) {
+                statement.setString(i, prefix);
+            }
+            List<String> names = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+            return names;
+        }
+    }
+
     /** A real connection as the superuser, to the database named in the URL. */
-    Connection connectAsSuperuser() {
+    public Connection connectAsSuperuser() {
         return connect(database, user, password);
     }
 

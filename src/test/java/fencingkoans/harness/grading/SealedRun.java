@@ -1,5 +1,6 @@
 package fencingkoans.harness.grading;
 
+import fencingkoans.pg.PgServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -49,6 +50,8 @@ final class SealedRun {
     private final Map<String, String> environment;
     private final Budget budget;
     private final Map<String, KoanOutcome> outcomes = new LinkedHashMap<>();
+    /** What this submission's lesson 6 databases and roles are named from, on whatever server it is given. */
+    private final String pgNames = "fencing_graded_" + HexFormat.of().formatHex(bytes()).substring(0, 10);
 
     SealedRun(List<Path> classpath, Path work, Map<String, String> environment, Budget budget) {
         this.classpath = classpath;
@@ -101,9 +104,30 @@ final class SealedRun {
                 listen(ChannelLines.acceptOne(server), token, deadline);
             } finally {
                 kill(jvm);
+                dropWhatTheJvmLeft();
             }
         } finally {
             Files.deleteIfExists(address);
+        }
+    }
+
+    /**
+     * A killed JVM drops nothing it made on lesson 6's server: its databases and roles, and sessions that go on
+     * running a statement (learner SQL may turn the statement guard off and sleep), are dropped here by their names,
+     * so that they cost the next submissions no connections.
+     */
+    private void dropWhatTheJvmLeft() {
+        String url = environment.get(PgServer.URL_VARIABLE);
+        if (url == null || url.isBlank()) {
+            return;
+        }
+        try {
+            List<String> dropped = PgServer.fromJdbcUrl(url.strip(), null, null).dropWhatIsLeft(pgNames);
+            if (!dropped.isEmpty()) {
+                System.out.println("Dropped what a graded JVM left on the PostgreSQL server: " + dropped);
+            }
+        } catch (RuntimeException e) {
+            System.out.println("What a graded JVM left on the PostgreSQL server was not dropped: " + e.getMessage());
         }
     }
 
@@ -224,7 +248,7 @@ final class SealedRun {
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + privateTemp, "-cp",
+                "-Djava.io.tmpdir=" + privateTemp, "-D" + PgServer.NAMES_PROPERTY + "=" + pgNames, "-cp",
                 String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
                 SealedKoanRun.class.getName(), address.toString(), budget.koanTimeout().toSeconds() + " s"));
         ProcessBuilder builder = new ProcessBuilder(command).directory(privateTemp.toFile())

@@ -1,0 +1,107 @@
+package fencingkoans.evidence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import fencingkoans.koans.support.PostgresServer;
+import fencingkoans.pg.PgDatabase;
+import fencingkoans.pg.PgRole;
+import fencingkoans.pg.PgServer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A graded JVM that is killed drops nothing it made on lesson 6's server. The grader names each JVM's databases
+ * and roles from a prefix of its own and drops what is left by that prefix, a session still sleeping in learner SQL
+ * included, and nothing of anyone else's. Skipped, with the reason, without a server.
+ */
+@ExtendWith(PostgresServer.class)
+class PostgresLeftoversTest {
+
+    @Test
+    void whatAKilledRunLeftIsDroppedByItsNamesAndNothingElse() throws Exception {
+        PgServer server = PostgresServer.server();
+        String names = "fencing_left_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        PgDatabase left = createdUnder(names);
+        Connection owner = left.connect(PgRole.OWNER);
+        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> sleepWithTheGuardOff(owner));
+        try (PgDatabase someoneElses = PgDatabase.create(server)) {
+            awaitSleeping(server, names);
+
+            List<String> dropped = server.dropWhatIsLeft(names);
+
+            assertThat(dropped).as("what was dropped for %s: its database and its three roles", names).hasSize(4)
+                    .allMatch(name -> name.startsWith(names));
+            assertThat(namesOnTheServer(server, names)).as("databases, roles and sessions left under %s", names)
+                    .isEmpty();
+            assertThatThrownBy(() -> sleeping.get(30, TimeUnit.SECONDS))
+                    .as("the owner's sleep with the statement guard off, ended by the server")
+                    .hasCauseInstanceOf(IllegalStateException.class);
+            assertThat(someoneElses.connect(PgRole.OWNER).isValid(5)).as("another run's database, named otherwise")
+                    .isTrue();
+        } finally {
+            owner.close();
+        }
+    }
+
+    @Test
+    void aPrefixThatIsNoneOfTheCoursesIsRefused() {
+        assertThatThrownBy(() -> PostgresServer.server().dropWhatIsLeft("pg"))
+                .as("a prefix that would match the server's own databases")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static PgDatabase createdUnder(String names) {
+        System.setProperty(PgServer.NAMES_PROPERTY, names);
+        try {
+            return PgDatabase.create(PostgresServer.server());
+        } finally {
+            System.clearProperty(PgServer.NAMES_PROPERTY);
+        }
+    }
+
+    private static void sleepWithTheGuardOff(Connection owner) {
+        try (Statement statement = owner.createStatement()) {
+            statement.execute("SET statement_timeout = 0");
+            statement.execute("SELECT pg_catalog.pg_sleep(600)");
+        } catch (SQLException ended) {
+            throw new IllegalStateException(ended);
+        }
+    }
+
+    /** Until the server shows the owner's statement running, the state a killed JVM leaves it in; polled. */
+    private static void awaitSleeping(PgServer server, String names) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!namesOnTheServer(server, names).contains("sleeping")) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the owner's sleep never showed in pg_stat_activity");
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    private static List<String> namesOnTheServer(PgServer server, String names) throws SQLException {
+        String query = "SELECT datname::text FROM pg_catalog.pg_database WHERE pg_catalog.starts_with(datname, "
+                + "'%1$s') UNION ALL SELECT rolname::text FROM pg_catalog.pg_roles WHERE pg_catalog.starts_with("
+                + "rolname, '%1$s')"
+                + " UNION ALL SELECT 'sleeping' FROM pg_catalog.pg_stat_activity WHERE pg_catalog.starts_with("
+                + "usename, '%1$s') AND query LIKE '%%pg_sleep%%'";
+        try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement();
+                ResultSet rows = statement.executeQuery(String.format(query, names))) {
+            List<String> found = new ArrayList<>();
+            while (rows.next()) {
+                found.add(rows.getString(1));
+            }
+            return found;
+        }
+    }
+}
