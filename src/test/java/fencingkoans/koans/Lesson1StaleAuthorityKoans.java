@@ -94,8 +94,12 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         Worker workerB = course().worker();
 
         ApplyResult result = workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 4));
+        course().install(FUND_A, 1_000);
+        ApplyResult muchLater = workerB.apply(new ApplyRequest(FUND_A, 1_000, "b-2", 4));
 
         assertThat(result).as("worker B presents generation 2, the one just installed").isEqualTo(new Applied(4));
+        assertThat(muchLater).as("worker B presents generation 1000 once the authority has installed it: equal is "
+                + "equal, however large the number").isEqualTo(new Applied(8));
     }
 }
 

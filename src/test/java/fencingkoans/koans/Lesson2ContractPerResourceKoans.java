@@ -21,6 +21,7 @@ import fencingkoans.koans.support.KoansOnEveryDestination;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lesson 2 on the SQLite file. The install koans ask for the learner's {@code Authority}, which lesson 6 gives, and
@@ -114,8 +115,11 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 "If requestId or resource contains a character for which Character.isISOControl is true, throw an "
                         + "IllegalArgumentException whose message names the field."})
     void controlCharactersInARequestAreRefused() {
-        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r1\n", 5));
-        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5));
+        // A line feed, DEL and a C1 control (NEXT LINE): all three are control characters, not only those below 32.
+        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r1\n", 5),
+                new ApplyRequest(FUND_A, 1, "r1\u007F", 5), new ApplyRequest(FUND_A, 1, "r1\u0085", 5));
+        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5),
+                new ApplyRequest(FUND_A + "\u0085", 1, "r1", 5));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -130,10 +134,13 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
     void aRequestIdThatIsNotWellFormedUnicodeIsRefused() {
         course.store().apply(new ApplyRequest(FUND_A, 1, "r?", 5));
 
-        // The id below ends in a lone half of a surrogate pair: stored as UTF-8 it would become "r?", another id.
-        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5));
-        // The same half in a resource name would reach SQLite as "fund-A?", a resource the request never named.
-        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5));
+        // The ids below end in a lone half of a surrogate pair, the high one or the low one: stored as UTF-8 either
+        // would become "r?", another id.
+        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5),
+                new ApplyRequest(FUND_A, 1, "r\uDC00", 5));
+        // The same halves in a resource name would reach SQLite as "fund-A?", a resource the request never named.
+        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5),
+                new ApplyRequest(FUND_A + "\uDC00", 1, "r2", 5));
     }
 }
 
@@ -194,10 +201,17 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         List<String> before = course().contents();
 
         ApplyResult applied = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
+        ApplyResult spaced = worker.apply(new ApplyRequest(" " + FUND_A, 1, "c-2", 5));
+        ApplyResult otherCase = worker.apply(new ApplyRequest(FUND_A.toUpperCase(Locale.ROOT), 1, "c-3", 5));
         InstallResult installed = course().install("fund-C", 2);
 
         assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
+        assertThat(List.of(spaced, otherCase)).as("applies on \" fund-A\" and \"FUND-A\": names the destination does "
+                + "not hold, however close to one it holds; a resource is named exactly, as a request id is")
+                .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
+                        .extracting(rejected -> ((Rejected) rejected).reason())
+                        .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));
         assertThat(installed).as("an install on fund-C, which does not exist")
                 .isEqualTo(new InstallResult.UnknownResource("fund-C"));
         assertThat(course().contents()).as("every row of the database: nothing may be created or changed")
@@ -223,7 +237,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                         + "blank\")."})
     default void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
         assertRefusedBeforeAnyEffect(course(), "resource",
-                new ApplyRequest(null, 1, "r1", 5), new ApplyRequest("", 1, "r1", 5));
+                new ApplyRequest(null, 1, "r1", 5), new ApplyRequest("", 1, "r1", 5),
+                new ApplyRequest("  ", 1, "r1", 5));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -242,6 +257,11 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 .as("a request id of exactly %d characters: the limit itself is allowed",
                         ApplyRequest.MAX_REQUEST_ID_LENGTH)
                 .isEqualTo(new Applied(5));
+        assertThat(course().worker().apply(
+                        new ApplyRequest(FUND_A, 1, "\u00E9".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))
+                .as("a request id of %d characters \u00E9, each two bytes in UTF-8: the limit counts characters, not "
+                        + "bytes", ApplyRequest.MAX_REQUEST_ID_LENGTH)
+                .isEqualTo(new Applied(10));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -250,8 +270,12 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 "Is 0 stale, unissued, or simply not a generation at all?",
                 "If generation <= 0, throw an IllegalArgumentException whose message starts with \"generation\"."})
     default void aGenerationBelowOneIsRefused() {
+        course().worker().apply(new ApplyRequest(FUND_A, 1, "r1", 5));
+
+        // r1 was applied: a malformed request under its id must still be refused, not answered from its record.
         assertRefusedBeforeAnyEffect(course(), "generation",
-                new ApplyRequest(FUND_A, 0, "r1", 5), new ApplyRequest(FUND_A, -1, "r1", 5));
+                new ApplyRequest(FUND_A, 0, "r1", 5), new ApplyRequest(FUND_A, -1, "r1", 5),
+                new ApplyRequest(FUND_A, 0, "r2", 5));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -277,9 +301,12 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         Worker worker = course().worker();
 
         ApplyResult withdrawal = worker.apply(new ApplyRequest(FUND_B, 1, "w-1", -30));
+        ApplyResult nothing = worker.apply(new ApplyRequest(FUND_B, 1, "w-2", 0));
 
         assertThat(withdrawal).as("a withdrawal of 30 from fund-B, which holds %d: a delta below zero is as ordinary "
                 + "as one above", FUND_B_START_VALUE).isEqualTo(new Applied(FUND_B_START_VALUE - 30));
+        assertThat(nothing).as("a request that adds 0: it changes no value, and it is still a request like any other")
+                .isEqualTo(new Applied(FUND_B_START_VALUE - 30));
         assertThat(course().value(FUND_B)).as("fund-B's value after the withdrawal").isEqualTo(FUND_B_START_VALUE - 30);
     }
 }

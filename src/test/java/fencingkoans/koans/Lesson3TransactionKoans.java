@@ -366,11 +366,18 @@ class Lesson3TransactionKoans extends CourseKoans {
 
         AtomicReference<ApplyResult> answer = new AtomicReference<>();
         Throwable refusal = catchThrowable(() -> answer.set(worker.apply(new ApplyRequest(FUND_A, 1, " ", 7))));
+        AtomicReference<ApplyResult> answerToZero = new AtomicReference<>();
+        Throwable refusalOfZero = catchThrowable(() -> answerToZero.set(worker.apply(new ApplyRequest(FUND_A, 0,
+                "r1", 7))));
         holder.execute("ROLLBACK");
 
         assertThrown(refusal, "a request with a blank request id, sent while another connection holds the write "
                 + "lock: it must be refused as malformed, whatever the lock" + (refusal == null ? ""
                         : ", but apply threw " + refusal), "apply returned " + answer.get())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThrown(refusalOfZero, "a request with generation 0, sent while the lock is still held: every check of "
+                + "the request comes before the transaction" + (refusalOfZero == null ? ""
+                        : ", but apply threw " + refusalOfZero), "apply returned " + answerToZero.get())
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -32,6 +32,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
@@ -307,16 +308,25 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                             + "the UPDATE? In PostgreSQL, lock_timeout 0 means wait for ever, not 'do not wait'.",
                     "SELECT ... FROM resources WHERE name = p_resource FOR UPDATE NOWAIT: a held row raises 55P03, "
                             + "which the Java side turns into Contended. After the commit, the same request is stale."})
-        void aWorkerMeetingAHeldRowIsContendedAtOnceNotRejected() throws SQLException {
+        void aWorkerMeetingAHeldRowIsContendedAtOnceNotRejected() throws Exception {
             Worker workerA = course.worker();
             Connection authority = course.session(OWNER);
             authority.setAutoCommit(false);
             PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
-            ApplyResult duringInstall = workerA.apply(R1);
-            authority.commit();
+            CompletableFuture<ApplyResult> call = CompletableFuture.supplyAsync(() -> workerA.apply(R1));
+            boolean waited;
+            try {
+                waited = waitsBeforeItAnswers(course.session(OWNER), call);
+            } finally {
+                authority.commit();
+            }
+            ApplyResult duringInstall = answerOf(call);
             ApplyResult afterInstall = workerA.apply(R1);
 
+            assertThat(waited).as("whether worker A's call waited for fund-A's row while the authority's uncommitted "
+                    + "install held it (pg_locks showed the wait; the install then committed): contention is answered "
+                    + "at once, and a wait of any length, a lock_timeout's included, is no answer").isFalse();
             assertThat(duringInstall).as("worker A's apply while the authority's uncommitted install holds fund-A's "
                     + "row: nothing was decided, so it is neither applied nor rejected").isEqualTo(new Contended(FUND_A));
             assertThat(afterInstall).as("the same request once the install committed: contention is retried away, "
@@ -367,11 +377,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             String update = sqlStateOf(worker, DIRECT_UPDATE);
             String forge = sqlStateOf(worker, "INSERT INTO fencing.request_records VALUES ('fund-A', 'forged', 0, 1, 0)");
             String erase = sqlStateOf(worker, "DELETE FROM fencing.request_records");
+            String read = sqlStateOf(worker, "SELECT request_id, result_value FROM fencing.request_records");
 
             assertThat(List.of(update, forge, erase)).as("the SQLSTATE of the worker's direct UPDATE of a value, INSERT "
                     + "of a made-up request record and DELETE of every record (\"ok\" when the statement ran): each must "
                     + "be refused with %s, insufficient privilege", SqlState.INSUFFICIENT_PRIVILEGE)
                     .containsOnly(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(read).as("the SQLSTATE of the worker's direct SELECT of every request record, which would show "
+                    + "it every other worker's ids and answers: the worker keeps no privilege on the tables at all, "
+                    + "only the function").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
         }
 
@@ -554,11 +568,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             Connection authority = holdFundA("UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
             Object whileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1, " ", 7));
+            Object zeroWhileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 0, "r1", 7));
             authority.rollback();
 
             assertThat(whileHeld).as("a request with a blank request id, sent while fund-A's row is held: the "
                     + "refusal of a malformed request names the field, whatever the lock")
                     .asString().startsWith(IllegalArgumentException.class.getName()).contains("requestId");
+            assertThat(zeroWhileHeld).as("a request with generation 0, sent while the row is still held: every check "
+                    + "of the request comes before the lock").asString()
+                    .startsWith(IllegalArgumentException.class.getName()).contains("generation");
         }
 
         /**
@@ -573,36 +591,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(maintenance, change);
             CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> answerOrFailure(worker, request));
             try {
-                awaitALockWait(course.session(OWNER), call);
+                waitsBeforeItAnswers(course.session(OWNER), call);
             } finally {
                 maintenance.commit();
             }
             return call.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
-        }
-
-        /**
-         * Returns once a session waits for a lock on fencing.resources, or once {@code call} has answered without
-         * waiting. pg_locks is the only place a wait inside a function shows, so it is read until then.
-         */
-        private static void awaitALockWait(Connection observer, CompletableFuture<?> call) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-            try (Statement statement = observer.createStatement()) {
-                while (!call.isDone()) {
-                    try (ResultSet waiting = statement.executeQuery("SELECT pg_catalog.count(*) "
-                            + "FROM pg_catalog.pg_locks "
-                            + "WHERE relation = 'fencing.resources'::pg_catalog.regclass AND NOT granted")) {
-                        waiting.next();
-                        if (waiting.getLong(1) > 0) {
-                            return;
-                        }
-                    }
-                    if (System.nanoTime() > deadline) {
-                        throw new AssertionError("the worker's call neither answered nor waited for fencing.resources "
-                                + "within " + PATIENCE_SECONDS + " s");
-                    }
-                    Thread.sleep(LOCK_POLL_MILLIS);
-                }
-            }
         }
 
         /** A session of the owner that holds fund-A's row, inside a transaction the koan ends. */
@@ -611,6 +604,45 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             holder.setAutoCommit(false);
             PgDatabase.execute(holder, lockingStatement);
             return holder;
+        }
+    }
+
+    /**
+     * Whether a session of this database waits for a lock before {@code call} has answered: true as soon as one
+     * does, false once the call answered without a wait. pg_locks is the only place a wait inside a function shows,
+     * so it is read until one of the two.
+     */
+    private static boolean waitsBeforeItAnswers(Connection observer, CompletableFuture<?> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+        try (Statement statement = observer.createStatement()) {
+            while (!call.isDone()) {
+                try (ResultSet waiting = statement.executeQuery("SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks l "
+                        + "JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid "
+                        + "WHERE NOT l.granted AND a.datname = pg_catalog.current_database()")) {
+                    waiting.next();
+                    if (waiting.getLong(1) > 0) {
+                        return true;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the worker's call neither answered nor waited for a lock within "
+                            + PATIENCE_SECONDS + " s");
+                }
+                Thread.sleep(LOCK_POLL_MILLIS);
+            }
+        }
+        return false;
+    }
+
+    /** What {@code call} answered, or the very exception its apply threw, so that a failure points at its line. */
+    private static ApplyResult answerOf(CompletableFuture<ApplyResult> call) {
+        try {
+            return call.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException thrown) {
+                throw thrown;
+            }
+            throw e;
         }
     }
 

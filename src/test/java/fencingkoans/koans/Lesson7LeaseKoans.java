@@ -334,8 +334,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "Only what is in ZooKeeper survives: read the counter node every time, never a field of the issuer, "
                         + "and never the clock."})
     void theCounterSurvivesARestartOfTheWholeEnsemble() throws Exception {
-        LeaseIssuer before = issuer();
+        EnsembleClient clientOfTheFirstIssuer = connect(Identity.ISSUER);
+        LeaseIssuer before = issuerOn(clientOfTheFirstIssuer);
         List<Long> issuedBefore = List.of(before.nextGeneration(FUND_A), before.nextGeneration(FUND_A));
+        // The first issuer stops: its session ends, and whatever it made for that session alone goes with it.
+        clientOfTheFirstIssuer.close();
 
         ensemble().restartEveryServer();
         LeaseResult afterRestart = issuer().grant(worker(), FUND_A);
