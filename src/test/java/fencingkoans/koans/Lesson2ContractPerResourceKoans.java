@@ -88,13 +88,16 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
         InstallResult jump = authority.install(FUND_A, 3);
 
         InstallResult result = authority.install(FUND_A, 2);
+        InstallResult lowest = authority.install(FUND_A, Long.MIN_VALUE);
 
         assertThat(jump).as("installing generation 3 while generation 1 is installed: higher is all it must be, so "
                 + "it is installed, and the answer names the generation now installed")
                 .isEqualTo(new InstallResult.Installed(FUND_A, 3));
         assertThat(result).as("offering generation 2 while generation 3 is installed")
                 .isEqualTo(new InstallResult.NotHigher(FUND_A, 3, 2));
-        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused install").isEqualTo(3);
+        assertThat(lowest).as("offering the lowest long there is: compare the two numbers, not their difference, "
+                + "which overflows here").isEqualTo(new InstallResult.NotHigher(FUND_A, 3, Long.MIN_VALUE));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused installs").isEqualTo(3);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -185,10 +185,14 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     default void aRetryUnderANewerGenerationIsAnsweredFromTheRecord() {
         Worker worker = course().worker();
         worker.apply(R1);
+        ApplyResult aheadOfTheInstall = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
         course().install(FUND_A, 2);
 
         ApplyResult retry = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
 
+        assertThat(aheadOfTheInstall).as("r1 sent again with generation 2 before the destination has installed it: "
+                + "the record answers first, whatever generation the repeat presents, even one never issued")
+                .isEqualTo(new Replayed(7));
         assertThat(retry).as("r1 was applied under generation 1 and its answer lost; the worker, now holding "
                 + "generation 2, sends r1 again: it is the same request, and it did happen").isEqualTo(new Replayed(7));
         assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);

@@ -161,6 +161,15 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .isEqualTo(new Applied(7));
         assertThat(payments.calls()).as("calls the outside service received in all: two charges for one effect")
                 .hasSize(2);
+
+        course.install(FUND_A, 2);
+        ApplyResult stale = Counterexamples.applyWithExternalCallInside(course.store(),
+                new ApplyRequest(FUND_A, 1, "r2", 5), payments);
+
+        assertThat(stale).as("r2 with generation 1, sent the same way once generation 2 is installed")
+                .isEqualTo(Rejected.stale(1, 2));
+        assertThat(payments.calls()).as("calls the outside service had received after the stale r2 too: the call "
+                + "comes after the update, so a request that updates nothing is charged nothing").hasSize(2);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -367,6 +367,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
+        Throwable grantThroughAnIssuer = catchThrowable(() -> selfAppointed.grant(worker, FUND_A));
 
         assertThrown(write, "a worker's client writing the counter directly", "the write went through")
                 .isInstanceOf(KeeperException.NoAuthException.class);
@@ -375,8 +376,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isInstanceOf(KeeperException.NoAuthException.class);
         assertThrown(throughAnIssuer, "an issuer running on a worker's client", "it issued a generation")
                 .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(grantThroughAnIssuer, "a grant by that issuer, which takes the lease and then meets the counter's "
+                + "ACL", "it answered instead of passing the refusal on")
+                .isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
+        assertThat(issuer.grant(worker(), FUND_A)).as("the real issuer's grant to another worker next: the failed "
+                + "grant had taken the lease before the counter refused it, and whatever fails after the lease gives "
+                + "it back")
+                .isEqualTo(new Granted(new Lease(FUND_A, issued + 2)));
     }
 
     @Koan(edit = "LeaseIssuer.grant",
@@ -395,6 +403,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         LeaseResult grantToA = issuer.grant(workerA, FUND_A);
         boolean aHoldsTheLease = issuer.holds(workerA, new Lease(FUND_A, 2));
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+        CuratorFramework workerC = worker();
+        LeaseResult onAnUnknownResource = issuer.grant(workerC, "fund-C");
+        boolean cHoldsTheLease = issuer.holds(workerC, new Lease("fund-C", 2));
 
         assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
                 .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
@@ -402,6 +413,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(grantToB).as("worker B's grant next: the lease is free, and the counter has moved on")
                 .isEqualTo(new NotInstalled(FUND_A, 3, new InstallResult.NotHigher(FUND_A, 5, 3)));
         assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation").isEqualTo(5);
+        assertThat(onAnUnknownResource).as("worker C's grant on fund-C, which the destination does not hold: every "
+                + "answer of the install but Installed is a refusal, not only NotHigher")
+                .isEqualTo(new NotInstalled("fund-C", 2, new InstallResult.UnknownResource("fund-C")));
+        assertThat(cHoldsTheLease).as("whether worker C holds fund-C's lease after its refused grant").isFalse();
     }
 
     private static Lease leaseOf(LeaseResult result) {
