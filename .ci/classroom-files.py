@@ -32,10 +32,9 @@ for index, step in enumerate(steps):
 runs = " ".join(step.get("run", "") for step in steps)
 expect("./mvnw -B verify -Pgrade" in runs, "a step must run ./mvnw -B verify -Pgrade")
 commands = [step.get("run", "") for step in steps]
-expect(any("grading/before-maven" in run for run in commands) and min(
-    (i for i, run in enumerate(commands) if "grading/before-maven" in run), default=len(commands)) < min(
-    (i for i, run in enumerate(commands) if "-Pgrade" in run), default=-1),
-    "a step before the grading one must run grading/before-maven: Maven reads .mvn/ before the pom")
+first = lambda word: next((i for i, run in enumerate(commands) if word in run), len(commands))
+expect(first("grading/before-maven") < first("-Pgrade"),
+       "a step before the grading one must run grading/before-maven: Maven reads .mvn/ before the pom")
 ids = {step["id"] for step in steps if "id" in step}
 reporter = [step for step in steps if step.get("uses", "").startswith(
     "classroom-resources/autograding-grading-reporter@")]

@@ -92,16 +92,16 @@ public record PgServer(String serverUrl, String database, String user, String pa
         }
         try (Connection superuser = connectAsSuperuser(); Statement drop = superuser.createStatement()) {
             namesStartingWith(superuser, "SELECT pg_catalog.pg_terminate_backend(pid)::text FROM "
-                    + "pg_catalog.pg_stat_activity WHERE pg_catalog.starts_with(usename::text, ?1) "
-                    + "OR pg_catalog.starts_with(datname::text, ?1)", prefix);
+                    + "pg_catalog.pg_stat_activity WHERE pg_catalog.starts_with(usename::text, ?) "
+                    + "OR pg_catalog.starts_with(datname::text, ?)", prefix);
             List<String> dropped = new ArrayList<>();
             for (String database : namesStartingWith(superuser, "SELECT datname::text FROM pg_catalog.pg_database "
-                    + "WHERE pg_catalog.starts_with(datname::text, ?1)", prefix)) {
+                    + "WHERE pg_catalog.starts_with(datname::text, ?)", prefix)) {
                 drop.execute("DROP DATABASE IF EXISTS \"" + database + "\" WITH (FORCE)");
                 dropped.add(database);
             }
             for (String role : namesStartingWith(superuser, "SELECT rolname::text FROM pg_catalog.pg_roles "
-                    + "WHERE pg_catalog.starts_with(rolname::text, ?1)", prefix)) {
+                    + "WHERE pg_catalog.starts_with(rolname::text, ?)", prefix)) {
                 drop.execute("DROP ROLE IF EXISTS \"" + role + "\"");
                 dropped.add(role);
             }
@@ -111,11 +111,11 @@ public record PgServer(String serverUrl, String database, String user, String pa
         }
     }
 
-    /** The first column of {@code query}'s rows, {@code ?1} being {@code prefix}. */
+    /** The first column of {@code query}'s rows, every {@code ?} in it being {@code prefix}. */
     private static List<String> namesStartingWith(Connection session, String query, String prefix)
             throws SQLException {
-        try (PreparedStatement statement = session.prepareStatement(query.replace("?1", "?"))) {
-            for (int i = 1; i <= statement.getParameterMetaData().getParameterCount(); i++) {
+        try (PreparedStatement statement = session.prepareStatement(query)) {
+            for (int i = 1; i <= query.chars().filter(c -> c == '?').count(); i++) {
                 statement.setString(i, prefix);
             }
             List<String> names = new ArrayList<>();
