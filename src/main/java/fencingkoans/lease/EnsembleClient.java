@@ -36,7 +36,10 @@ public final class EnsembleClient implements AutoCloseable {
         return curator;
     }
 
-    /** Runs {@code action} once, on the reading thread, the next time this client reads a counter. */
+    /**
+     * Runs {@code action} once, on the reading thread, the next time this client reads a counter or asks whether it
+     * exists, whether it found one or not.
+     */
     public void onceAfterCounterRead(Runnable action) {
         afterCounterRead.set(action);
     }
@@ -78,11 +81,28 @@ public final class EnsembleClient implements AutoCloseable {
         @Override
         public byte[] getData(String path, Watcher dataWatcher, Stat stat)
                 throws KeeperException, InterruptedException {
-            byte[] data = super.getData(path, dataWatcher, stat);
+            try {
+                return super.getData(path, dataWatcher, stat);
+            } finally {
+                // Also after a read that found no counter: two issuers may both find it missing.
+                afterRead(path);
+            }
+        }
+
+        /** A look whether the counter exists is a read of it too. */
+        @Override
+        public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
+            try {
+                return super.exists(path, watcher);
+            } finally {
+                afterRead(path);
+            }
+        }
+
+        private void afterRead(String path) {
             if (LeasePaths.isCounter(path)) {
                 runOnce(afterCounterRead);
             }
-            return data;
         }
 
         @Override

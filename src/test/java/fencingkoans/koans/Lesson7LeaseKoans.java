@@ -55,7 +55,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
     /**
      * Every koan here runs on the class's ensemble, which each repeat round starts anew. The course check's repeat
-     * run takes the two {@code @Interleaving} ones; the whole lesson repeats on request, with
+     * run takes its {@code @Interleaving} ones; the whole lesson repeats on request, with
      * {@code -Dtest=RepeatRunCheck -Dcourse-check.repeat-tag=zookeeper-ensemble}.
      */
     static final String ENSEMBLE_TAG = "zookeeper-ensemble";
@@ -162,25 +162,37 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "someone wrote in between: catch it and start again from the read. A number kept in a field "
                         + "is not shared by two issuers at all."})
     void racingIssuersNeverHandOutTheSameGenerationTwice() throws Exception {
-        EnsembleClient clientOfA = connect(Identity.ISSUER);
-        LeaseIssuer issuerA = issuerOn(clientOfA);
         LeaseIssuer issuerB = issuer();
         long beforeTheRace = issuerB.nextGeneration(FUND_A);
-        Pause pause = new Pause();
-        clientOfA.onceAfterCounterRead(pause::hold);
 
-        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(
-                unchecked(() -> issuerA.nextGeneration(FUND_A)));
-        pause.awaitReached(takenByA, "does nextGeneration read the counter with zookeeper.getData()?");
-        List<Long> takenByB = List.of(issuerB.nextGeneration(FUND_A), issuerB.nextGeneration(FUND_A));
-        pause.release();
-        long afterTheRace = answerOf(takenByA, "issuer A's nextGeneration after its pause");
+        CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuerB, FUND_A);
 
-        assertThat(List.of(beforeTheRace, takenByB.get(0), takenByB.get(1), afterTheRace)).as("the generations "
-                + "issued: before the race, twice by issuer B while A sat between its read and its write, and by A "
-                + "after it: A's compare-and-set must lose, and A must read again and take the number after B's last, "
-                + "however many B took").containsExactly(2L, 3L, 4L, 5L);
+        assertThat(List.of(beforeTheRace, race.takenByB().get(0), race.takenByB().get(1), race.takenByA())).as(
+                "the generations issued: before the race, twice by issuer B while A sat between its read and its "
+                + "write, and by A after it: A's compare-and-set must lose, and A must read again and take the number "
+                + "after B's last, however many B took").containsExactly(2L, 3L, 4L, 5L);
         assertThat(counter(FUND_A)).as("the counter after the race").isEqualTo(5);
+    }
+
+    @Interleaving
+    @Koan(edit = "LeaseIssuer.nextGeneration",
+            teaches = "Two issuers can both find a counter missing: one creates it, and the other, whose create then "
+                    + "finds a node there, reads that counter instead of starting one of its own.",
+            hints = {
+                "Issuer A found no counter for fund-B and sat still; meanwhile issuer B created one and took two "
+                        + "numbers from it. Now A creates the counter. Is a node already there a failure of A's "
+                        + "grant, or only the news that the counter exists?",
+                "Catch KeeperException.NodeExistsException around the create and go back to the read, as after a "
+                        + "BadVersionException. Returning a number without reading again, or a create that "
+                        + "overwrites the node (orSetData), hands out B's numbers a second time."})
+    void issuersThatBothFindNoCounterShareTheOneThatWasCreated() throws Exception {
+        CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuer(), FUND_B);
+
+        assertThat(List.of(race.takenByB().get(0), race.takenByB().get(1), race.takenByA())).as("the generations "
+                + "issued on fund-B: twice by issuer B, which created the counter while A sat after finding none, "
+                + "then by A: A's create must find B's counter and A must take the number after B's last")
+                .containsExactly(2L, 3L, 4L);
+        assertThat(counter(FUND_B)).as("fund-B's counter after both issuers").isEqualTo(4);
     }
 
     @Interleaving
@@ -452,6 +464,29 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     /** Marks {@code reached}, then waits until {@code released}: a grant halted at a seam while the koan acts. */
+    /** What two issuers took from one counter: A was held right after its read while B took two numbers. */
+    private record CounterRace(List<Long> takenByB, long takenByA) {
+    }
+
+    private CounterRace issuerAHeldAfterItsReadWhileBTakesTwo(LeaseIssuer issuerB, String resource) throws Exception {
+        EnsembleClient clientOfA = connect(Identity.ISSUER);
+        LeaseIssuer issuerA = issuerOn(clientOfA);
+        Pause pause = new Pause();
+        clientOfA.onceAfterCounterRead(pause::hold);
+        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerA.nextGeneration(resource)));
+        List<Long> takenByB;
+        try {
+            pause.awaitReached(takenByA, "does nextGeneration read the counter with zookeeper.getData(), before it "
+                    + "writes or creates one?");
+            takenByB = List.of(issuerB.nextGeneration(resource), issuerB.nextGeneration(resource));
+        } finally {
+            pause.release();
+        }
+        return new CounterRace(takenByB, answerOf(takenByA, "issuer A's nextGeneration on " + resource
+                + ", held after its read while issuer B took two numbers"));
+    }
+
     private static void haltAt(CompletableFuture<Void> reached, CompletableFuture<Void> released) {
         reached.complete(null);
         released.join();
