@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  *   Grader --course DIR --submission DIR --out DIR       the batch grader: a pristine course, a learner's exercises/
  *   Grader --course DIR --submission DIR --check-only    only the contract and the check of the learner's Java
  *   options: --koan-timeout S, --silence S, --budget S, --restarts N   limits of one submission's run
+ *            --sandbox required|optional   whether to grade on a machine where bubblewrap cannot run (required)
  * </pre>
  */
 public final class Grader {
@@ -55,6 +56,20 @@ public final class Grader {
                 seconds(options, "koan-timeout", standard.koanTimeout()), seconds(options, "silence", standard.silence()),
                 seconds(options, "budget", standard.total()),
                 Integer.parseInt(options.getOrDefault("restarts", String.valueOf(standard.restarts()))));
+        String sandbox = options.getOrDefault("sandbox", "required");
+        if (!List.of("required", "optional").contains(sandbox)) {
+            throw new IllegalArgumentException("--sandbox is required or optional, not '" + sandbox + "'");
+        }
+        if (!checkOnly && !SealedRun.SANDBOX && sandbox.equals("required")) {
+            System.out.println("GRADING INFRASTRUCTURE ERROR, no grade written: the graded JVMs cannot run in "
+                    + "bubblewrap's sandbox here (no /usr/bin/bwrap, or it may not make namespaces). Without it the "
+                    + "learner's code can change any file this user can, such as a library the next graded JVM "
+                    + "loads, and forge this grade or a later one. Install bubblewrap (on Ubuntu 24.04 also: sudo "
+                    + "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), or, for code you trust only, grade "
+                    + "with --sandbox optional (-Dgrade.sandbox=optional).");
+            System.exit(1);
+            return;
+        }
         if (!checkOnly) {
             for (String earlier : OUTPUTS) {
                 Files.deleteIfExists(out.resolve(earlier));
@@ -162,7 +177,8 @@ public final class Grader {
         }
         System.out.println(SealedRun.SANDBOX ? "Sandbox: bubblewrap (files read-only, a private /tmp, own process "
                 + "namespace" + (SealedRun.PRIVATE_NETWORK ? "; no network unless lesson 6's server is configured)" : ")")
-                : "Sandbox: none on this machine (the learner-code check and the sealed channel hold)");
+                : "Sandbox: none (--sandbox optional): learner code could change files outside its run; "
+                        + "this grade is only as good as the code is trustworthy");
         Grade.Tally total = grade.tally();
         System.out.printf("GRADE: %d of %d points (%d of %d koans passed, %d skipped)%s. Written to %s%n",
                 total.points(), total.maxPoints(), total.passed(), total.total(), total.skipped(),
