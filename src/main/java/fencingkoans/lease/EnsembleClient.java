@@ -14,14 +14,16 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One Curator client of the {@link Ensemble}, with two seams: an action that runs right after this client has read a
- * generation counter, before it does anything with what it read, and one that runs right after it has created a
- * lease. That is how a race between two issuers, or a quorum lost halfway through a grant, is scripted without
- * sleeping; the code under test only ever sees a plain {@link CuratorFramework}.
+ * One Curator client of the {@link Ensemble}, with seams: an action that runs right after this client has looked at
+ * a generation counter, before it does anything with what it saw, one that runs right before it sends a lease's
+ * create, and one right after it has created a lease. That is how a race between two issuers or two workers, or a
+ * quorum lost halfway through a grant, is scripted without sleeping; the code under test only ever sees a plain
+ * {@link CuratorFramework}.
  */
 public final class EnsembleClient implements AutoCloseable {
 
     private final AtomicReference<Runnable> afterCounterRead = new AtomicReference<>();
+    private final AtomicReference<Runnable> beforeLeaseCreated = new AtomicReference<>();
     private final AtomicReference<Runnable> afterLeaseCreated = new AtomicReference<>();
     private CuratorFramework curator;
 
@@ -42,6 +44,11 @@ public final class EnsembleClient implements AutoCloseable {
      */
     public void onceAfterCounterRead(Runnable action) {
         afterCounterRead.set(action);
+    }
+
+    /** Runs {@code action} once, on the creating thread, right before this client next sends a lease's create. */
+    public void onceBeforeLeaseCreated(Runnable action) {
+        beforeLeaseCreated.set(action);
     }
 
     /** Runs {@code action} once, on the creating thread, the next time this client creates a lease. */
@@ -108,6 +115,7 @@ public final class EnsembleClient implements AutoCloseable {
         @Override
         public String create(String path, byte[] data, List<ACL> acl, CreateMode createMode)
                 throws KeeperException, InterruptedException {
+            beforeLease(path);
             return afterLease(super.create(path, data, acl, createMode));
         }
 
@@ -115,7 +123,14 @@ public final class EnsembleClient implements AutoCloseable {
         @Override
         public String create(String path, byte[] data, List<ACL> acl, CreateMode createMode, Stat stat, long ttl)
                 throws KeeperException, InterruptedException {
+            beforeLease(path);
             return afterLease(super.create(path, data, acl, createMode, stat, ttl));
+        }
+
+        private void beforeLease(String path) {
+            if (LeasePaths.isLease(path)) {
+                runOnce(beforeLeaseCreated);
+            }
         }
 
         private String afterLease(String created) {

@@ -11,15 +11,21 @@ public final class Checkpoints {
     private record Registered(Runnable action, boolean once) {
     }
 
+    /** One registered action. Closing it forgets the action, if a once action has not run by then. */
+    public interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     private final Map<Checkpoint, List<Registered>> actions = new EnumMap<>(Checkpoint.class);
 
     /** Runs {@code action} every time the checkpoint is reached, on the thread that reaches it. */
-    public synchronized Checkpoints on(Checkpoint checkpoint, Runnable action) {
+    public synchronized Registration on(Checkpoint checkpoint, Runnable action) {
         return register(checkpoint, new Registered(action, false));
     }
 
     /** Runs {@code action} the first time the checkpoint is reached, then forgets it. */
-    public synchronized Checkpoints once(Checkpoint checkpoint, Runnable action) {
+    public synchronized Registration once(Checkpoint checkpoint, Runnable action) {
         return register(checkpoint, new Registered(action, true));
     }
 
@@ -41,8 +47,15 @@ public final class Checkpoints {
         due.forEach(registered -> registered.action().run());
     }
 
-    private Checkpoints register(Checkpoint checkpoint, Registered registered) {
+    private Registration register(Checkpoint checkpoint, Registered registered) {
         actions.computeIfAbsent(checkpoint, key -> new ArrayList<>()).add(registered);
-        return this;
+        return () -> forget(checkpoint, registered);
+    }
+
+    private synchronized void forget(Checkpoint checkpoint, Registered registered) {
+        List<Registered> registeredThere = actions.get(checkpoint);
+        if (registeredThere != null) {
+            registeredThere.removeIf(each -> each == registered);
+        }
     }
 }

@@ -5,6 +5,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
@@ -22,6 +23,8 @@ import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * Lesson 2 on the SQLite file. The install koans ask for the learner's {@code Authority}, which lesson 6 gives, and
@@ -31,6 +34,12 @@ import java.util.Locale;
  */
 @Lesson(value = 2, title = "An explicit contract per resource", page = "docs/lessons/2-contract-per-resource.md")
 class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEveryDestination {
+
+    /** An ideographic space and an em space: {@code trim()} leaves both, {@code isBlank()} does not. */
+    @Override
+    public List<String> blanksBeyondSpaces() {
+        return List.of("\u3000", "\u2003");
+    }
 
     @Koan(edit = "Authority.install",
             teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was, and "
@@ -144,6 +153,14 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
         // The same halves in a resource name would reach SQLite as "fund-A?", a resource the request never named.
         assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5),
                 new ApplyRequest(FUND_A + "\uDC00", 1, "r2", 5));
+        // A whole pair is a character like any other: only a lone half is malformed.
+        AtomicReference<ApplyResult> answer = new AtomicReference<>();
+        Throwable thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1,
+                "pay-\uD83D\uDD12", 5))));
+        String emoji = "a request id ending in an emoji (U+1F512), a high and a low half of a pair together: "
+                + "well-formed Unicode, so an ordinary id";
+        assertThat(thrown).as("%s, but apply threw %s", emoji, thrown).isNull();
+        assertThat(answer.get()).as(emoji).isEqualTo(new Applied(10));
     }
 }
 
@@ -152,6 +169,14 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
  * SQLite, and lesson 6 runs each of them again on PostgreSQL with hints in SQL of its own.
  */
 interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
+
+    /**
+     * White space other than spaces that this destination counts as blank: Java's {@code isBlank} counts all of it,
+     * SQL's {@code btrim} only spaces (lesson 6's table of differences).
+     */
+    default List<String> blanksBeyondSpaces() {
+        return List.of();
+    }
 
     @Koan(edit = "FencedStore.apply",
             teaches = "The destination requires equality: a larger generation invented by a worker is rejected.",
@@ -228,8 +253,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 "At the top of apply: if requestId is null or blank, throw new IllegalArgumentException(\"requestId "
                         + "must not be null or blank\")."})
     default void aRequestWithoutARequestIdIsRefusedBeforeAnyEffect() {
-        assertRefusedBeforeAnyEffect(course(), "requestId",
-                new ApplyRequest(FUND_A, 1, null, 5), new ApplyRequest(FUND_A, 1, "  ", 5));
+        assertRefusedBeforeAnyEffect(course(), "requestId", Stream.concat(Stream.of(null, "  "),
+                blanksBeyondSpaces().stream()).map(id -> new ApplyRequest(FUND_A, 1, id, 5)).toArray(ApplyRequest[]::new));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -239,9 +264,9 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 "If resource is null or blank, throw new IllegalArgumentException(\"resource must not be null or "
                         + "blank\")."})
     default void aRequestWithoutAResourceIsRefusedBeforeAnyEffect() {
-        assertRefusedBeforeAnyEffect(course(), "resource",
-                new ApplyRequest(null, 1, "r1", 5), new ApplyRequest("", 1, "r1", 5),
-                new ApplyRequest("  ", 1, "r1", 5));
+        assertRefusedBeforeAnyEffect(course(), "resource", Stream.concat(Stream.of(null, "", "  "),
+                blanksBeyondSpaces().stream()).map(name -> new ApplyRequest(name, 1, "r1", 5))
+                .toArray(ApplyRequest[]::new));
     }
 
     @Koan(edit = "FencedStore.apply",

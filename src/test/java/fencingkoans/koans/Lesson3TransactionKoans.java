@@ -369,6 +369,9 @@ class Lesson3TransactionKoans extends CourseKoans {
         AtomicReference<ApplyResult> answerToZero = new AtomicReference<>();
         Throwable refusalOfZero = catchThrowable(() -> answerToZero.set(worker.apply(new ApplyRequest(FUND_A, 0,
                 "r1", 7))));
+        AtomicReference<ApplyResult> answerToLong = new AtomicReference<>();
+        Throwable refusalOfLong = catchThrowable(() -> answerToLong.set(worker.apply(new ApplyRequest(FUND_A, 1,
+                "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7))));
         holder.execute("ROLLBACK");
 
         assertThrown(refusal, "a request with a blank request id, sent while another connection holds the write "
@@ -378,6 +381,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThrown(refusalOfZero, "a request with generation 0, sent while the lock is still held: every check of "
                 + "the request comes before the transaction" + (refusalOfZero == null ? ""
                         : ", but apply threw " + refusalOfZero), "apply returned " + answerToZero.get())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThrown(refusalOfLong, "a request id one character over the limit, sent while the lock is still held: "
+                + "its length is checked with the rest of the request, before the transaction" + (refusalOfLong == null
+                        ? "" : ", but apply threw " + refusalOfLong), "apply returned " + answerToLong.get())
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -66,8 +66,12 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         ApplyRequest r1Reused = new ApplyRequest(FUND_A, 1, "r1", 9);
         ApplyRequest r2Reused = new ApplyRequest(FUND_A, 1, "r2", 9);
 
+        worker.apply(new ApplyRequest(FUND_A, 1, "r0", 0));
+        ApplyRequest r0Reused = new ApplyRequest(FUND_A, 1, "r0", 9);
+
         ApplyResult reused = worker.apply(r1Reused);
         ApplyResult reusedR2 = worker.apply(r2Reused);
+        ApplyResult reusedR0 = worker.apply(r0Reused);
 
         assertThat(reused).as("r1 presented again with delta 9 instead of 7")
                 .isEqualTo(Rejected.conflicting(r1Reused, R1.delta()));
@@ -75,6 +79,8 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                 + "the delta that was recorded for r2, so that the worker learns what its first request asked for, "
                 + "not the value that request left behind", R2.delta(), r2Applied.describe())
                 .isEqualTo(Rejected.conflicting(r2Reused, R2.delta()));
+        assertThat(reusedR0).as("r0, which added 0, presented again with delta 9: a request that changed no value is "
+                + "recorded like any other").isEqualTo(Rejected.conflicting(r0Reused, 0));
         assertThat(course().value(FUND_A)).as("fund-A's value after the conflicts: only r1 and r2 counted")
                 .isEqualTo(R1.delta() + R2.delta());
     }
@@ -189,13 +195,17 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         course().install(FUND_A, 2);
 
         ApplyResult retry = worker.apply(new ApplyRequest(FUND_A, 2, "r1", 7));
+        worker.apply(new ApplyRequest(FUND_A, 2, "r2", 3));
+        ApplyResult olderRepeat = worker.apply(new ApplyRequest(FUND_A, 1, "r2", 3));
 
         assertThat(aheadOfTheInstall).as("r1 sent again with generation 2 before the destination has installed it: "
                 + "the record answers first, whatever generation the repeat presents, even one never issued")
                 .isEqualTo(new Replayed(7));
         assertThat(retry).as("r1 was applied under generation 1 and its answer lost; the worker, now holding "
                 + "generation 2, sends r1 again: it is the same request, and it did happen").isEqualTo(new Replayed(7));
-        assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
+        assertThat(olderRepeat).as("r2, applied under generation 2, sent again with generation 1, older than the "
+                + "one its record was applied under: still r2, answered from its record").isEqualTo(new Replayed(10));
+        assertThat(course().value(FUND_A)).as("fund-A's value: r1's and r2's deltas count once each").isEqualTo(10);
     }
 
     @Koan(edit = "FencedStore.apply",

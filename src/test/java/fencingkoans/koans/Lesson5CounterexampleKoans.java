@@ -126,8 +126,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             teaches = "A call to an outside service made inside the transaction is not undone by its rollback.",
             hints = {
                 "Register an action at Checkpoint.AFTER_VALUE_UPDATE on store.checkpoints(), then apply.",
-                "store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> service.call(\"charged \" + "
-                        + "request.delta())); return store.apply(request);"})
+                "try (Checkpoints.Registration charge = store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () "
+                        + "-> service.call(\"charged \" + request.delta()))) { return store.apply(request); }: closing "
+                        + "the registration forgets a call that never came, so a rejected request leaves none behind."})
     void anExternalCallInsideTheTransactionIsNotRolledBack() {
         FencedStore worker = course.store();
         ExternalService payments = new ExternalService();
@@ -163,13 +164,20 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .hasSize(2);
 
         course.install(FUND_A, 2);
-        ApplyResult stale = Counterexamples.applyWithExternalCallInside(course.store(),
+        FencedStore afterTheInstall = course.store();
+        ApplyResult stale = Counterexamples.applyWithExternalCallInside(afterTheInstall,
                 new ApplyRequest(FUND_A, 1, "r2", 5), payments);
+        List<String> callsAfterTheStale = List.copyOf(payments.calls());
+        ApplyResult direct = afterTheInstall.apply(new ApplyRequest(FUND_A, 2, "r3", 1));
 
         assertThat(stale).as("r2 with generation 1, sent the same way once generation 2 is installed")
                 .isEqualTo(Rejected.stale(1, 2));
-        assertThat(payments.calls()).as("calls the outside service had received after the stale r2 too: the call "
+        assertThat(callsAfterTheStale).as("calls the outside service had received after the stale r2 too: the call "
                 + "comes after the update, so a request that updates nothing is charged nothing").hasSize(2);
+        assertThat(direct).as("r3, applied next on the same store directly, not through "
+                + "applyWithExternalCallInside").isEqualTo(new Applied(8));
+        assertThat(payments.calls()).as("calls the outside service had received after r3 too: the call registered "
+                + "for the stale r2 must not stay behind on the store and charge its next request").hasSize(2);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -569,6 +569,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
             Object whileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1, " ", 7));
             Object zeroWhileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 0, "r1", 7));
+            Object longWhileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1,
+                    "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7));
             authority.rollback();
 
             assertThat(whileHeld).as("a request with a blank request id, sent while fund-A's row is held: the "
@@ -577,6 +579,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(zeroWhileHeld).as("a request with generation 0, sent while the row is still held: every check "
                     + "of the request comes before the lock").asString()
                     .startsWith(IllegalArgumentException.class.getName()).contains("generation");
+            assertThat(longWhileHeld).as("a request id one character over the limit, sent while the row is still "
+                    + "held: its length is checked with the rest of the request, before the lock").asString()
+                    .startsWith(IllegalArgumentException.class.getName()).contains("requestId");
         }
 
         /**

@@ -26,11 +26,13 @@ import fencingkoans.lease.LeaseResult.Held;
 import fencingkoans.lease.LeaseResult.NotInstalled;
 import fencingkoans.lease.LeaseResult.Unavailable;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.InjectedError;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import fencingkoans.store.LeaseIssuer;
 import java.nio.charset.StandardCharsets;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -110,6 +112,43 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isEqualTo(leaseA.generation());
         assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after B's refusal")
                 .isEqualTo(leaseA.generation());
+    }
+
+    @Interleaving
+    @Koan(edit = "LeaseIssuer.grant",
+            teaches = "Two workers asking for one lease at once: the create decides, so one gets the lease and the "
+                    + "other is Held. A look before the create decides nothing.",
+            hints = {
+                "Worker C's grant was held right before it created the lease node, while worker D took the lease. "
+                        + "Whatever C saw before that moment is out of date: which step of your grant learns that "
+                        + "the lease is taken?",
+                "Do not ask first whether the lease node exists: create it, and catch "
+                        + "KeeperException.NodeExistsException around the create to answer new "
+                        + "LeaseResult.Held(resource). The create checks and takes in one step, as the destination "
+                        + "checks and applies in one transaction."})
+    void twoWorkersAskingForOneLeaseAtOnceGetOneLease() throws Exception {
+        LeaseIssuer issuer = issuer();
+        EnsembleClient workerC = connect(Identity.WORKER);
+        Pause pause = new Pause();
+        workerC.onceBeforeLeaseCreated(pause::hold);
+
+        CompletableFuture<LeaseResult> grantToC = CompletableFuture.supplyAsync(
+                unchecked(() -> issuer.grant(workerC.curator(), FUND_A)));
+        LeaseResult grantToD;
+        try {
+            pause.awaitReached(grantToC, "does grant create the lease node with the worker's own client?");
+            grantToD = issuer.grant(worker(), FUND_A);
+        } finally {
+            pause.release();
+        }
+        LeaseResult answerToC = answerOf(grantToC, "worker C's grant, held right before its create while worker D "
+                + "took the lease");
+
+        assertThat(grantToD).as("worker D's grant, made while C's was held right before its create")
+                .isEqualTo(new Granted(new Lease(FUND_A, 2)));
+        assertThat(answerToC).as("worker C's grant once it goes on: D holds the lease now, whatever C saw before")
+                .isEqualTo(new Held(FUND_A));
+        assertThat(counter(FUND_A)).as("the counter: only D's grant took a number").isEqualTo(2);
     }
 
     @Koan(edit = "LeaseIssuer.holds and LeaseIssuer.release",
@@ -307,8 +346,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             hints = {
                 "The issuer failed after ZooKeeper gave it a number and before the destination installed it. Who "
                         + "still holds the lease that grant took, and what does the next worker's grant meet?",
-                "Everything that can fail after the lease was taken goes inside a try: on any exception, "
-                        + "worker.delete() the lease node, then throw the exception on. Leave the counter alone."})
+                "Everything that can fail after the lease was taken goes inside a try: on any failure, an Error "
+                        + "too (catch Exception | Error), worker.delete() the lease node, then throw the failure on. "
+                        + "Leave the counter alone."})
     void aGenerationIssuedButNeverInstalledLeavesAHarmlessGap() throws Exception {
         Authority authority = course.authority();
         LeaseIssuer issuer = new LeaseIssuer(connect(Identity.ISSUER).curator(), authority);
@@ -320,9 +360,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         InjectedFault crash = injectedFaultFrom(() -> issuer.grant(worker(), FUND_A));
         long issuedBeforeTheCrash = counter(FUND_A);
         long installedAfterTheCrash = course.state(FUND_A).generation();
+        // An Error, not an Exception, the next time: the lease must come back after any failure.
+        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+            throw new InjectedError(Checkpoint.AFTER_GENERATION_READ);
+        });
+        Throwable error = catchThrowable(() -> issuer.grant(worker(), FUND_A));
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
-        ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 3, "b-1", 5));
+        ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 4, "b-1", 5));
 
         assertThrown(crash, "worker A's grant, with a fault injected inside the install: the failure goes on to the "
                 + "caller", "the grant answered normally").isInstanceOf(InjectedFault.class);
@@ -330,11 +375,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isEqualTo(2);
         assertThat(installedAfterTheCrash).as("fund-A's installed generation after the failed grant: 2 never "
                 + "reached the destination").isEqualTo(1);
-        assertThat(grantToB).as("worker B's grant after A's failed one: the lease must have been given back, and "
-                + "the generation is above the issued 2").isEqualTo(new Granted(new Lease(FUND_A, 3)));
+        assertThrown(error, "worker C's grant next, with an Error (not an Exception) thrown inside the install: it "
+                + "goes on to the caller too", "the grant answered normally").isInstanceOf(InjectedError.class);
+        assertThat(grantToB).as("worker B's grant after the two failed ones: the lease must have been given back "
+                + "after each, an Error as much as an Exception, and the generation is above the issued 2 and 3")
+                .isEqualTo(new Granted(new Lease(FUND_A, 4)));
         assertThat(withTheSkippedGeneration).as("an apply presenting the skipped generation 2")
-                .isEqualTo(Rejected.stale(2, 3));
-        assertThat(withB).as("worker B's apply with generation 3").isEqualTo(new Applied(5));
+                .isEqualTo(Rejected.stale(2, 4));
+        assertThat(withB).as("worker B's apply with generation 4").isEqualTo(new Applied(5));
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",
@@ -418,6 +466,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         CuratorFramework workerC = worker();
         LeaseResult onAnUnknownResource = issuer.grant(workerC, "fund-C");
         boolean cHoldsTheLease = issuer.holds(workerC, new Lease("fund-C", 2));
+        CuratorFramework workerD = worker();
+        Statement holder = course.connection().createStatement();
+        holder.execute("BEGIN IMMEDIATE");
+        LeaseResult whileTheDestinationIsBusy;
+        try {
+            whileTheDestinationIsBusy = issuer.grant(workerD, FUND_B);
+        } finally {
+            holder.execute("ROLLBACK");
+        }
+        boolean dHoldsTheLease = issuer.holds(workerD, new Lease(FUND_B, 2));
 
         assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
                 .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
@@ -429,6 +487,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "answer of the install but Installed is a refusal, not only NotHigher")
                 .isEqualTo(new NotInstalled("fund-C", 2, new InstallResult.UnknownResource("fund-C")));
         assertThat(cHoldsTheLease).as("whether worker C holds fund-C's lease after its refused grant").isFalse();
+        assertThat(whileTheDestinationIsBusy).as("worker D's grant on fund-B while another connection holds the "
+                + "destination's write lock: Contended is a refusal like the others, not a grant and not a reason to "
+                + "keep the lease").isEqualTo(new NotInstalled(FUND_B, 2, new InstallResult.Contended(FUND_B)));
+        assertThat(dHoldsTheLease).as("whether worker D holds fund-B's lease after its refused grant").isFalse();
     }
 
     private static Lease leaseOf(LeaseResult result) {
@@ -463,7 +525,6 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         };
     }
 
-    /** Marks {@code reached}, then waits until {@code released}: a grant halted at a seam while the koan acts. */
     /** What two issuers took from one counter: A was held right after its read while B took two numbers. */
     private record CounterRace(List<Long> takenByB, long takenByA) {
     }
@@ -487,6 +548,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + ", held after its read while issuer B took two numbers"));
     }
 
+    /** Marks {@code reached}, then waits until {@code released}: a grant halted at a seam while the koan acts. */
     private static void haltAt(CompletableFuture<Void> reached, CompletableFuture<Void> released) {
         reached.complete(null);
         released.join();

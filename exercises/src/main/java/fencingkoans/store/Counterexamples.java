@@ -34,7 +34,8 @@ public final class Counterexamples {
 
     /**
      * Applies the request and, from inside its transaction (at {@code Checkpoint.AFTER_VALUE_UPDATE}, through
-     * {@code store.checkpoints()}), calls {@code service.call(...)} once.
+     * {@code store.checkpoints()}), calls {@code service.call(...)} once; a request that updates nothing leaves no
+     * call behind for the store's next one.
      */
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {

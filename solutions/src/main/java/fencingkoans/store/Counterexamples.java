@@ -4,6 +4,7 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.outside.ExternalService;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.Checkpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,12 +43,16 @@ public final class Counterexamples {
         }
     }
 
-    /** Applies the request, calling the external service from inside the transaction, after the update. */
+    /**
+     * Applies the request, calling the external service from inside the transaction, after the update. A request
+     * that updates nothing leaves no call behind for the store's next one.
+     */
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {
-        store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
-                () -> service.call("charged " + request.delta() + " for " + request.requestId()));
-        return store.apply(request);
+        try (Checkpoints.Registration charge = store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
+                () -> service.call("charged " + request.delta() + " for " + request.requestId()))) {
+            return store.apply(request);
+        }
     }
 
     private static void updateResource(Connection connection, String sql, long number, String resource) {

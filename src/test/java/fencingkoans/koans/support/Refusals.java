@@ -34,12 +34,14 @@ public final class Refusals {
     }
 
     /**
-     * The text with control characters and surrogates written as Java escapes: a lone half of a surrogate pair
-     * cuts a build tool's console output short, and a newline would split the line it is quoted in.
+     * The text with control characters, surrogates and white space other than a space written as Java escapes: a
+     * lone half of a surrogate pair cuts a build tool's console output short, a newline would split the line it is
+     * quoted in, and an ideographic space looks like nothing at all.
      */
     private static String printable(String text) {
         StringBuilder shown = new StringBuilder();
         text.chars().forEach(c -> shown.append(Character.isISOControl(c) || Character.isSurrogate((char) c)
+                || c != ' ' && (Character.isWhitespace(c) || Character.isSpaceChar(c))
                 ? String.format("\\u%04X", c) : String.valueOf((char) c)));
         return shown.toString();
     }

@@ -4,6 +4,7 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.outside.ExternalService;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.Checkpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,9 +49,10 @@ public final class Counterexamples {
 
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {
-        store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
-                () -> service.call("charge " + request.delta() + " for " + request.requestId()));
-        return store.apply(request);
+        try (Checkpoints.Registration call = store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE,
+                () -> service.call("charge " + request.delta() + " for " + request.requestId()))) {
+            return store.apply(request);
+        }
     }
 
     private static Parameters numberThenName(long number, String resource) {

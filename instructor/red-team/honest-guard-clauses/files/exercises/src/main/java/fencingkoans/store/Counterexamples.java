@@ -4,6 +4,7 @@ import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.outside.ExternalService;
 import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.Checkpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,8 +43,13 @@ public final class Counterexamples {
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {
         Runnable charge = () -> service.call("charge " + request.delta() + " (" + request.requestId() + ")");
-        store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, charge);
-        return store.apply(request);
+        Checkpoints.Registration registered = store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, charge);
+        try {
+            return store.apply(request);
+        } finally {
+            // A rejected request never reached the update: its charge must not wait for the next one.
+            registered.close();
+        }
     }
 
     /** {@code column} is one of this class's own constants, never outside input, so it may be spliced in. */

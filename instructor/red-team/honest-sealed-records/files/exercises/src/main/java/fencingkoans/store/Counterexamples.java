@@ -60,7 +60,8 @@ public final class Counterexamples {
     public static ApplyResult applyWithExternalCallInside(FencedStore store, ApplyRequest request,
             ExternalService service) {
         String message = "pay " + request.delta() + " for request " + request.requestId();
-        store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> service.call(message));
-        return store.apply(request);
+        try (var pending = store.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> service.call(message))) {
+            return store.apply(request);
+        }
     }
 }
