@@ -40,6 +40,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -119,9 +120,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "Two workers asking for one lease at once: the create decides, so one gets the lease and the "
                     + "other is Held. A look before the create decides nothing.",
             hints = {
-                "Worker C's grant was held right before it created the lease node, while worker D took the lease. "
-                        + "Whatever C saw before that moment is out of date: which step of your grant learns that "
-                        + "the lease is taken?",
+                "If your grant creates the lease node and answers Held on NodeExistsException, as the koan before "
+                        + "asked, this passes as soon as you reach it: it guards that the create decides. If not: "
+                        + "worker C's grant was held right before it created the lease node, while worker D took the "
+                        + "lease. Whatever C saw before that moment is out of date: which step learns that the lease "
+                        + "is taken?",
                 "Do not ask first whether the lease node exists: create it, and catch "
                         + "KeeperException.NodeExistsException around the create to answer new "
                         + "LeaseResult.Held(resource). The create checks and takes in one step, as the destination "
@@ -347,8 +350,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "The issuer failed after ZooKeeper gave it a number and before the destination installed it. Who "
                         + "still holds the lease that grant took, and what does the next worker's grant meet?",
                 "Everything that can fail after the lease was taken goes inside a try: on any failure, an Error "
-                        + "too (catch Exception | Error), worker.delete() the lease node, then throw the failure on. "
-                        + "Leave the counter alone."})
+                        + "too (catch Exception | Error), worker.delete() the lease node, then throw the failure on; "
+                        + "if the delete fails as well, failure.addSuppressed(thatFailure), so that the first failure "
+                        + "is the one the caller sees. Leave the counter alone."})
     void aGenerationIssuedButNeverInstalledLeavesAHarmlessGap() throws Exception {
         Authority authority = course.authority();
         LeaseIssuer issuer = new LeaseIssuer(connect(Identity.ISSUER).curator(), authority);
@@ -364,7 +368,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
             throw new InjectedError(Checkpoint.AFTER_GENERATION_READ);
         });
-        Throwable error = catchThrowable(() -> issuer.grant(worker(), FUND_A));
+        AtomicReference<LeaseResult> answerToC = new AtomicReference<>();
+        Throwable error = catchThrowable(() -> answerToC.set(issuer.grant(worker(), FUND_A)));
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
         ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 4, "b-1", 5));
@@ -375,8 +380,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isEqualTo(2);
         assertThat(installedAfterTheCrash).as("fund-A's installed generation after the failed grant: 2 never "
                 + "reached the destination").isEqualTo(1);
+        boolean cMetALeftLease = answerToC.get() instanceof Held;
         assertThrown(error, "worker C's grant next, with an Error (not an Exception) thrown inside the install: it "
-                + "goes on to the caller too", "the grant answered normally").isInstanceOf(InjectedError.class);
+                + "goes on to the caller too", "the grant answered " + answerToC.get() + (cMetALeftLease
+                        ? ": worker A's lease was still taken after its failed grant, so C never reached the install"
+                        : "")).isInstanceOf(InjectedError.class);
         assertThat(grantToB).as("worker B's grant after the two failed ones: the lease must have been given back "
                 + "after each, an Error as much as an Exception, and the generation is above the issued 2 and 3")
                 .isEqualTo(new Granted(new Lease(FUND_A, 4)));
@@ -389,8 +397,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "The counter survives a restart of the whole ensemble, so a new issuer never hands out a "
                     + "number twice.",
             hints = {
-                "Every server stops, and so does the issuer; new ones start. What did the issuer keep that the "
-                        + "new one cannot see?",
+                "If your nextGeneration reads the counter node every time, as the first koan's hints said, this "
+                        + "passes as soon as you reach it: it guards that. If not: every server stops, and so does "
+                        + "the issuer; new ones start. What did the issuer keep that the new one cannot see?",
                 "Only what is in ZooKeeper survives: read the counter node every time, never a field of the issuer, "
                         + "and never the clock."})
     void theCounterSurvivesARestartOfTheWholeEnsemble() throws Exception {
@@ -413,8 +422,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     @Koan(edit = "LeaseIssuer.nextGeneration",
             teaches = "Only the issuer's identity may change the counter: a worker's client is refused with NoAuth.",
             hints = {
-                "Who may write the counter node, and its parent, is decided when they are created. What ACL did "
-                        + "yours get?",
+                "If you create the counter withACL(Identity.counterAcl(), true), as the first koan's hints said, "
+                        + "this passes as soon as you reach it: it guards that. If not: who may write the counter "
+                        + "node, and its parent, is decided when they are created. What ACL did yours get?",
                 "Create the counter with withACL(Identity.counterAcl(), true): the true puts the ACL on the parents "
                         + "Curator creates too, so that no worker can delete the counter and create it anew."})
     void onlyTheIssuersIdentityMayChangeTheCounter() throws Exception {
