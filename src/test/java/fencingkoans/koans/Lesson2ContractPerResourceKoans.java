@@ -277,8 +277,10 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 "If requestId.length() > ApplyRequest.MAX_REQUEST_ID_LENGTH, throw an IllegalArgumentException "
                         + "whose message starts with \"requestId\"."})
     default void anOversizedRequestIdIsRefused() {
+        // The space at the end of the second id is one of its characters: the length is the id's, as sent.
         assertRefusedBeforeAnyEffect(course(), "requestId",
-                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5));
+                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 5),
+                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH) + " ", 5));
 
         assertThat(course().worker().apply(
                         new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))

@@ -275,12 +275,16 @@ class Lesson3TransactionKoans extends CourseKoans {
         Authority closedAuthority = course.authority();
         FencedStore closedMidway = course.store();
         closedMidway.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, closedMidway::close);
+        FencedStore closedBeforeTheCommit = course.store();
+        closedBeforeTheCommit.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, closedBeforeTheCommit::close);
 
         closedStore.close();
         closedAuthority.close();
         Throwable applyFailure = catchThrowable(() -> closedStore.apply(WORKER_A));
         Throwable installFailure = catchThrowable(() -> closedAuthority.install(FUND_A, 2));
         Throwable midwayFailure = catchThrowable(() -> closedMidway.apply(WORKER_A));
+        AtomicReference<ApplyResult> answerAtTheCommit = new AtomicReference<>();
+        Throwable commitFailure = catchThrowable(() -> answerAtTheCommit.set(closedBeforeTheCommit.apply(WORKER_A)));
 
         assertThrown(applyFailure, "what an apply on a store whose connection is closed throws: no retry can "
                 + "help, so it must fail, not answer Contended", "apply answered instead")
@@ -294,7 +298,10 @@ class Lesson3TransactionKoans extends CourseKoans {
                 + "broke. The ROLLBACK after it fails on the closed connection as well; its failure belongs attached "
                 + "to the work's (addSuppressed), not in its place", WORKER_A.requestId())
                 .hasMessageStartingWith("storing request " + WORKER_A.requestId());
-        assertThat(course.state(FUND_A)).as("fund-A after the three failures")
+        assertThrown(commitFailure, "what an apply throws when its connection is closed after the work, so that its "
+                + "COMMIT fails: a failed COMMIT is contention only if isContention() says so, like any other",
+                "apply answered " + answerAtTheCommit.get()).isInstanceOf(StoreException.class);
+        assertThat(course.state(FUND_A)).as("fund-A after the four failures")
                 .isEqualTo(new ResourceState(FUND_A, 1, 0));
     }
 
@@ -369,6 +376,12 @@ class Lesson3TransactionKoans extends CourseKoans {
         AtomicReference<ApplyResult> answerToZero = new AtomicReference<>();
         Throwable refusalOfZero = catchThrowable(() -> answerToZero.set(worker.apply(new ApplyRequest(FUND_A, 0,
                 "r1", 7))));
+        AtomicReference<ApplyResult> answerToControl = new AtomicReference<>();
+        Throwable refusalOfControl = catchThrowable(() -> answerToControl.set(worker.apply(new ApplyRequest(FUND_A,
+                1, "r1\n", 7))));
+        AtomicReference<ApplyResult> answerToHalf = new AtomicReference<>();
+        Throwable refusalOfHalf = catchThrowable(() -> answerToHalf.set(worker.apply(new ApplyRequest(FUND_A, 1,
+                "r\uD800", 7))));
         AtomicReference<ApplyResult> answerToLong = new AtomicReference<>();
         Throwable refusalOfLong = catchThrowable(() -> answerToLong.set(worker.apply(new ApplyRequest(FUND_A, 1,
                 "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7))));
@@ -382,6 +395,13 @@ class Lesson3TransactionKoans extends CourseKoans {
                 + "the request comes before the transaction" + (refusalOfZero == null ? ""
                         : ", but apply threw " + refusalOfZero), "apply returned " + answerToZero.get())
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThrown(refusalOfControl, "a request id ending in a line feed, sent while the lock is still held: "
+                + "control characters are checked with the rest of the request, before the transaction"
+                + (refusalOfControl == null ? "" : ", but apply threw " + refusalOfControl), "apply returned "
+                + answerToControl.get()).isInstanceOf(IllegalArgumentException.class);
+        assertThrown(refusalOfHalf, "a request id ending in half a surrogate pair, sent while the lock is still held: "
+                + "so is well-formed Unicode" + (refusalOfHalf == null ? "" : ", but apply threw " + refusalOfHalf),
+                "apply returned " + answerToHalf.get()).isInstanceOf(IllegalArgumentException.class);
         assertThrown(refusalOfLong, "a request id one character over the limit, sent while the lock is still held: "
                 + "its length is checked with the rest of the request, before the transaction" + (refusalOfLong == null
                         ? "" : ", but apply threw " + refusalOfLong), "apply returned " + answerToLong.get())

@@ -168,16 +168,21 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         ApplyResult stale = Counterexamples.applyWithExternalCallInside(afterTheInstall,
                 new ApplyRequest(FUND_A, 1, "r2", 5), payments);
         List<String> callsAfterTheStale = List.copyOf(payments.calls());
+        Throwable malformed = catchThrowable(() -> Counterexamples.applyWithExternalCallInside(afterTheInstall,
+                new ApplyRequest(FUND_A, 2, " ", 5), payments));
         ApplyResult direct = afterTheInstall.apply(new ApplyRequest(FUND_A, 2, "r3", 1));
 
         assertThat(stale).as("r2 with generation 1, sent the same way once generation 2 is installed")
                 .isEqualTo(Rejected.stale(1, 2));
         assertThat(callsAfterTheStale).as("calls the outside service had received after the stale r2 too: the call "
                 + "comes after the update, so a request that updates nothing is charged nothing").hasSize(2);
+        assertThrown(malformed, "a request without an id sent the same way: apply refuses it",
+                "it was answered").isInstanceOf(IllegalArgumentException.class);
         assertThat(direct).as("r3, applied next on the same store directly, not through "
                 + "applyWithExternalCallInside").isEqualTo(new Applied(8));
         assertThat(payments.calls()).as("calls the outside service had received after r3 too: the call registered "
-                + "for the stale r2 must not stay behind on the store and charge its next request").hasSize(2);
+                + "for the stale r2, or for the request apply refused by throwing, must not stay behind on the store "
+                + "and charge its next request").hasSize(2);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -378,6 +378,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             String forge = sqlStateOf(worker, "INSERT INTO fencing.request_records VALUES ('fund-A', 'forged', 0, 1, 0)");
             String erase = sqlStateOf(worker, "DELETE FROM fencing.request_records");
             String read = sqlStateOf(worker, "SELECT request_id, result_value FROM fencing.request_records");
+            String readResources = sqlStateOf(worker, "SELECT name, generation, value FROM fencing.resources");
 
             assertThat(List.of(update, forge, erase)).as("the SQLSTATE of the worker's direct UPDATE of a value, INSERT "
                     + "of a made-up request record and DELETE of every record (\"ok\" when the statement ran): each must "
@@ -386,6 +387,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(read).as("the SQLSTATE of the worker's direct SELECT of every request record, which would show "
                     + "it every other worker's ids and answers: the worker keeps no privilege on the tables at all, "
                     + "only the function").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(readResources).as("the SQLSTATE of the worker's direct SELECT of fencing.resources: no "
+                    + "privilege on that table either").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
         }
 
@@ -422,11 +425,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             // Without the grant option PostgreSQL only warns that nothing was granted: the bystander's call tells.
             sqlStateOf(worker, "GRANT EXECUTE ON FUNCTION fencing.apply_request(text, bigint, text, bigint) TO "
                     + course.roleName(BYSTANDER));
+            // The owner lets the bystander into the schema, for some other object one day: only EXECUTE decides now.
+            PgDatabase.execute(course.session(OWNER), "GRANT USAGE ON SCHEMA fencing TO "
+                    + course.roleName(BYSTANDER));
             String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
 
             assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
-                    + "after the worker tried to grant it EXECUTE (\"ok\" when the call ran): the worker may call the "
-                    + "function, never hand the right on", course.roleName(BYSTANDER))
+                    + "after the worker tried to grant it EXECUTE and the owner let it use the schema (\"ok\" when the "
+                    + "call ran): the worker may call the function, never hand the right on, and PUBLIC may not call "
+                    + "it at all", course.roleName(BYSTANDER))
                     .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
         }
