@@ -123,6 +123,17 @@ public final class Ledger implements AutoCloseable {
         checkpoints.reach(Checkpoint.AFTER_RECORD_STORED);
     }
 
+    /** How long this connection waits for a lock held elsewhere before a statement fails (PRAGMA busy_timeout). */
+    public Duration busyTimeout() {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("PRAGMA busy_timeout")) {
+            row.next();
+            return Duration.ofMillis(row.getLong(1));
+        } catch (SQLException e) {
+            throw new StoreException("reading the busy timeout", e);
+        }
+    }
+
     /** The resource's committed state as this connection sees it now. */
     public Optional<ResourceState> read(String resource) {
         try (PreparedStatement query = connection.prepareStatement(

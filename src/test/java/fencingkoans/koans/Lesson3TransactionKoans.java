@@ -22,6 +22,7 @@ import fencingkoans.koans.support.Pause;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedError;
 import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.sqlite.Ledger;
 import fencingkoans.sqlite.StoreException;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
@@ -97,7 +98,8 @@ class Lesson3TransactionKoans extends CourseKoans {
                         + "without running the work."})
     void aSecondWorkerMeetingTheLockIsContendedNotRejected() {
         FencedStore workerA = course.store();
-        FencedStore workerB = course.store();
+        Ledger connectionOfB = course.ledger();
+        FencedStore workerB = new FencedStore(connectionOfB);
         AtomicReference<ApplyResult> bInTheGap = new AtomicReference<>();
         AtomicReference<ApplyResult> onFundBInTheGap = new AtomicReference<>();
         workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
@@ -114,6 +116,9 @@ class Lesson3TransactionKoans extends CourseKoans {
                 + "is the whole file's, so fund-B waits too, and the answer names the resource B asked for")
                 .isEqualTo(new Contended(FUND_B));
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's delta of 7 was applied").isEqualTo(7);
+        assertThat(connectionOfB.busyTimeout().toMillis()).as("how many milliseconds worker B's connection now "
+                + "waits for a lock held elsewhere before BEGIN IMMEDIATE fails (PRAGMA busy_timeout): at once means "
+                + "no wait at all, and the worker decides what to do with Contended").isZero();
     }
 
     @Koan(edit = "ImmediateTransaction.run",
