@@ -52,8 +52,9 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                         + "answer."})
     void installingOnFundALeavesFundBAsItWas() {
         Authority authority = course.authority();
-        long onA = 3;
-        long onB = 2;
+        // Above 127, where two boxed Longs of one value are two objects.
+        long onA = 300;
+        long onB = 200;
 
         authority.install(FUND_A, onA);
         ResourceState fundBAfterA = course.state(FUND_B);

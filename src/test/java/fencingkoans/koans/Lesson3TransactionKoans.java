@@ -282,6 +282,11 @@ class Lesson3TransactionKoans extends CourseKoans {
         closedMidway.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, closedMidway::close);
         FencedStore closedBeforeTheCommit = course.store();
         closedBeforeTheCommit.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, closedBeforeTheCommit::close);
+        FencedStore closedThenAnError = course.store();
+        closedThenAnError.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> {
+            closedThenAnError.close();
+            throw new InjectedError(Checkpoint.AFTER_VALUE_UPDATE);
+        });
 
         closedStore.close();
         closedAuthority.close();
@@ -290,6 +295,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         Throwable midwayFailure = catchThrowable(() -> closedMidway.apply(WORKER_A));
         AtomicReference<ApplyResult> answerAtTheCommit = new AtomicReference<>();
         Throwable commitFailure = catchThrowable(() -> answerAtTheCommit.set(closedBeforeTheCommit.apply(WORKER_A)));
+        Throwable errorFailure = catchThrowable(() -> closedThenAnError.apply(WORKER_A));
 
         assertThrown(applyFailure, "what an apply on a store whose connection is closed throws: no retry can "
                 + "help, so it must fail, not answer Contended", "apply answered instead")
@@ -306,7 +312,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThrown(commitFailure, "what an apply throws when its connection is closed after the work, so that its "
                 + "COMMIT fails: a failed COMMIT is contention only if isContention() says so, like any other",
                 "apply answered " + answerAtTheCommit.get()).isInstanceOf(StoreException.class);
-        assertThat(course.state(FUND_A)).as("fund-A after the four failures")
+        assertThrown(errorFailure, "what an apply throws when an Error comes from its work after its connection was "
+                + "closed: the Error itself, with the failed ROLLBACK attached to it (addSuppressed), on this path too",
+                "apply answered instead").isInstanceOf(InjectedError.class);
+        assertThat(course.state(FUND_A)).as("fund-A after the five failures")
                 .isEqualTo(new ResourceState(FUND_A, 1, 0));
     }
 

@@ -45,12 +45,18 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     default void theSameRequestSentTwiceIsAppliedOnce() {
         Worker worker = course().worker();
 
+        ApplyRequest large = new ApplyRequest(FUND_A, 1, "r-large", 1000);
+
         ApplyResult first = worker.apply(R1);
         ApplyResult second = worker.apply(R1);
+        worker.apply(large);
+        ApplyResult largeAgain = worker.apply(large);
 
         assertThat(first).as("the first send of r1 (delta 7)").isEqualTo(new Applied(7));
         assertThat(second).as("the second send of the very same r1").isEqualTo(new Replayed(7));
-        assertThat(course().value(FUND_A)).as("fund-A's value: r1's delta counts once").isEqualTo(7);
+        assertThat(largeAgain).as("the second send of r-large, delta 1000: the deltas are equal numbers, however "
+                + "large").isEqualTo(new Replayed(1007));
+        assertThat(course().value(FUND_A)).as("fund-A's value: each delta counts once").isEqualTo(1007);
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -174,11 +180,16 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         worker.apply(R1);
         course().install(FUND_A, 2);
         ApplyRequest reused = new ApplyRequest(FUND_A, 1, "r1", 9);
+        ApplyRequest reusedUnderTheNewGeneration = new ApplyRequest(FUND_A, 2, "r1", 9);
 
         ApplyResult result = worker.apply(reused);
+        ApplyResult underTheNewGeneration = worker.apply(reusedUnderTheNewGeneration);
 
         assertThat(result).as("r1 reused with delta 9 after generation 2 was installed")
                 .isEqualTo(Rejected.conflicting(reused, 7));
+        assertThat(underTheNewGeneration).as("r1 reused with delta 9 and generation 2: the conflict names the "
+                + "generation this request presented, not the one its record was applied under")
+                .isEqualTo(Rejected.conflicting(reusedUnderTheNewGeneration, 7));
     }
 
     @Koan(edit = "FencedStore.apply",

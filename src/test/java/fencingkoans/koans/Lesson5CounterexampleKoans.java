@@ -170,6 +170,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         List<String> callsAfterTheStale = List.copyOf(payments.calls());
         Throwable malformed = catchThrowable(() -> Counterexamples.applyWithExternalCallInside(afterTheInstall,
                 new ApplyRequest(FUND_A, 2, " ", 5), payments));
+        ApplyResult replayed = Counterexamples.applyWithExternalCallInside(afterTheInstall, R1, payments);
         ApplyResult direct = afterTheInstall.apply(new ApplyRequest(FUND_A, 2, "r3", 1));
 
         assertThat(stale).as("r2 with generation 1, sent the same way once generation 2 is installed")
@@ -178,11 +179,12 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 + "comes after the update, so a request that updates nothing is charged nothing").hasSize(2);
         assertThrown(malformed, "a request without an id sent the same way: apply refuses it",
                 "it was answered").isInstanceOf(IllegalArgumentException.class);
+        assertThat(replayed).as("r1 sent the same way once more: answered from its record").isEqualTo(new Replayed(7));
         assertThat(direct).as("r3, applied next on the same store directly, not through "
                 + "applyWithExternalCallInside").isEqualTo(new Applied(8));
         assertThat(payments.calls()).as("calls the outside service had received after r3 too: the call registered "
-                + "for the stale r2, or for the request apply refused by throwing, must not stay behind on the store "
-                + "and charge its next request").hasSize(2);
+                + "for the stale r2, the request apply refused by throwing or the replayed r1 (none of them updated "
+                + "anything) must not stay behind on the store and charge its next request").hasSize(2);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -182,9 +182,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @Override
         @AgainOnPostgres(hints = {
             "Is 0 stale, unissued, or simply not a generation at all?",
-            "IF p_generation < 1 THEN " + SQL_REFUSAL + "'generation must be at least 1'; END IF;"})
+            "IF p_generation IS NULL OR p_generation < 1 THEN " + SQL_REFUSAL + "'generation must be at least 1'; "
+                    + "END IF; (NULL < 1 is not true but NULL: a worker calling the function from SQL can send it.)"})
         public void aGenerationBelowOneIsRefused() {
             Lesson2OnEveryDestination.super.aGenerationBelowOneIsRefused();
+            // r1 is applied now; from SQL, unlike from Java, a generation can be NULL.
+            String withoutAGeneration = sqlStateOf(course.session(WORKER),
+                    "SELECT * FROM fencing.apply_request('fund-A', NULL, 'r1', 5)");
+            assertThat(withoutAGeneration).as("the SQLSTATE of a call with a NULL generation, under r1's id (\"ok\" "
+                    + "when it answered): it is malformed, refused with %s like generation 0, not answered from r1's "
+                    + "record", SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
         }
 
         @Override
@@ -340,7 +347,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                             + "What does the duplicate's function meet first?",
                     "Lock the resource's row (FOR UPDATE NOWAIT) before looking up the record: the duplicate meets "
                             + "the lock, and its retry after the commit finds the record."})
-        void aDuplicateInFlightIsContendedThenReplayed() throws SQLException {
+        void aDuplicateInFlightIsContendedThenReplayed() throws Exception {
             Connection originalSession = course.session(WORKER);
             PgFencedStore original = new PgFencedStore(originalSession);
             Worker duplicate = course.worker();
@@ -348,13 +355,27 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
             ApplyResult first = original.apply(R1);
             ApplyResult inFlight = duplicate.apply(R1);
-            originalSession.commit();
+            // Another resource meanwhile: only fund-A's row is locked, so fund-B's request goes through at once.
+            CompletableFuture<ApplyResult> onFundB = CompletableFuture.supplyAsync(() -> duplicate.apply(
+                    new ApplyRequest(FUND_B, 1, "b-1", 5)));
+            boolean fundBWaited;
+            try {
+                fundBWaited = waitsBeforeItAnswers(course.session(OWNER), onFundB);
+            } finally {
+                originalSession.commit();
+            }
+            ApplyResult fundBAnswer = answerOf(onFundB);
             ApplyResult retry = duplicate.apply(R1);
 
             assertThat(first).as("the original r1, inside a transaction not yet committed").isEqualTo(new Applied(7));
             assertThat(inFlight).as("the duplicate of r1 while the original is uncommitted").isEqualTo(new Contended(FUND_A));
+            assertThat(fundBWaited).as("whether a request on fund-B waited for a lock while r1 on fund-A was "
+                    + "uncommitted (pg_locks showed the wait; r1 then committed): the function locks the one row it "
+                    + "needs, never a whole table").isFalse();
+            assertThat(fundBAnswer).as("that request on fund-B, meanwhile").isEqualTo(new Applied(105));
             assertThat(retry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
-            assertThat(course.records()).as("request records").containsExactly(FUND_A + "/r1");
+            assertThat(course.records()).as("request records").containsExactlyInAnyOrder(FUND_A + "/r1",
+                    FUND_B + "/b-1");
         }
     }
 

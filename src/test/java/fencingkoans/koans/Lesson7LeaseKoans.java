@@ -417,6 +417,13 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(afterRestart).as("a new issuer's grant after all three servers were stopped and started again")
                 .isEqualTo(new Granted(new Lease(FUND_A, 4)));
         assertThat(counter(FUND_A)).as("the counter after the restart").isEqualTo(4);
+
+        // A counter far along, where an int would end: generations are longs, and the next is still one more.
+        EnsembleClient clientOfTheIssuer = connect(Identity.ISSUER);
+        clientOfTheIssuer.curator().create().creatingParentsIfNeeded().withACL(Identity.counterAcl(), true)
+                .forPath(LeasePaths.counter(FUND_B), bytes(Integer.MAX_VALUE));
+        assertThat(issuerOn(clientOfTheIssuer).nextGeneration(FUND_B)).as("the next generation on fund-B, whose "
+                + "counter stands at %d, the largest int", Integer.MAX_VALUE).isEqualTo(Integer.MAX_VALUE + 1L);
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",
