@@ -11,7 +11,7 @@ public final class Checkpoints {
     private record Registered(Runnable action, boolean once) {
     }
 
-    /** One registered action. Closing it forgets the action, if a once action has not run by then. */
+    /** One registered action. Closing it forgets the action: a once action not run by then never runs. */
     public interface Registration extends AutoCloseable {
         @Override
         void close();
