@@ -322,12 +322,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
             CompletableFuture<ApplyResult> call = CompletableFuture.supplyAsync(() -> workerA.apply(R1));
-            boolean waited;
-            try {
-                waited = waitsBeforeItAnswers(course.session(OWNER), call);
-            } finally {
-                authority.commit();
-            }
+            boolean waited = waitsBeforeItAnswersThenCommit(course.session(OWNER), call, authority);
             ApplyResult duringInstall = answerOf(call);
             ApplyResult afterInstall = workerA.apply(R1);
 
@@ -358,12 +353,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             // Another resource meanwhile: only fund-A's row is locked, so fund-B's request goes through at once.
             CompletableFuture<ApplyResult> onFundB = CompletableFuture.supplyAsync(() -> duplicate.apply(
                     new ApplyRequest(FUND_B, 1, "b-1", 5)));
-            boolean fundBWaited;
-            try {
-                fundBWaited = waitsBeforeItAnswers(course.session(OWNER), onFundB);
-            } finally {
-                originalSession.commit();
-            }
+            boolean fundBWaited = waitsBeforeItAnswersThenCommit(course.session(OWNER), onFundB, originalSession);
             ApplyResult fundBAnswer = answerOf(onFundB);
             ApplyResult retry = duplicate.apply(R1);
 
@@ -623,11 +613,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(maintenance, "LOCK TABLE fencing.resources IN EXCLUSIVE MODE");
             PgDatabase.execute(maintenance, change);
             CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> answerOrFailure(worker, request));
-            try {
-                waitsBeforeItAnswers(course.session(OWNER), call);
-            } finally {
-                maintenance.commit();
-            }
+            waitsBeforeItAnswersThenCommit(course.session(OWNER), call, maintenance);
             return call.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         }
 
@@ -637,6 +623,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             holder.setAutoCommit(false);
             PgDatabase.execute(holder, lockingStatement);
             return holder;
+        }
+    }
+
+    /** {@link #waitsBeforeItAnswers}, then {@code holder}'s transaction commits, whatever the watch found. */
+    private static boolean waitsBeforeItAnswersThenCommit(Connection observer, CompletableFuture<?> call,
+            Connection holder) throws Exception {
+        try {
+            return waitsBeforeItAnswers(observer, call);
+        } finally {
+            holder.commit();
         }
     }
 
