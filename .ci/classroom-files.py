@@ -32,13 +32,14 @@ for index, step in enumerate(steps):
 runs = " ".join(step.get("run", "") for step in steps)
 expect("./mvnw -B verify -Pgrade" in runs, "a step must run ./mvnw -B verify -Pgrade")
 commands = [step.get("run", "") for step in steps]
-first = lambda word: next((i for i, run in enumerate(commands) if word in run), len(commands))
-expect(first("grading/before-maven") < first("-Pgrade"),
+def first(word, runs):
+    """The index of the first step whose run holds word, or the number of steps."""
+    return next((i for i, run in enumerate(runs) if word in run), len(runs))
+expect(first("grading/before-maven", commands) < first("-Pgrade", commands),
        "a step before the grading one must run grading/before-maven: Maven reads .mvn/ before the pom")
 SANDBOX = ("install -y -qq bubblewrap", "kernel.apparmor_restrict_unprivileged_userns=0")
-sandboxed = lambda commands, before: all(next((i for i, run in enumerate(commands) if word in run), len(commands))
-                                         < before for word in SANDBOX)
-expect(sandboxed(commands, first("-Pgrade")), "a step before the grading one must install bubblewrap and let it "
+sandboxed = lambda runs, before: all(first(word, runs) < first(before, runs) for word in SANDBOX)
+expect(sandboxed(commands, "-Pgrade"), "a step before the grading one must install bubblewrap and let it "
        "make namespaces: the grader refuses to grade without its sandbox")
 ids = {step["id"] for step in steps if "id" in step}
 reporter = [step for step in steps if step.get("uses", "").startswith(
@@ -65,8 +66,7 @@ shard_runs = " ".join(step.get("run", "") for step in shard_job.get("steps", [])
 expect(shard_job.get("strategy", {}).get("matrix", {}).get("shard"), "the class-grading workflow needs a shard matrix")
 expect("instructor/grade-class learners out --shard" in shard_runs, "each shard job must run grade-class --shard")
 shard_commands = [step.get("run", "") for step in shard_job.get("steps", [])]
-expect(sandboxed(shard_commands, next((i for i, run in enumerate(shard_commands) if "grade-class" in run),
-                                      len(shard_commands))),
+expect(sandboxed(shard_commands, "grade-class"),
        "each shard job must install bubblewrap and let it make namespaces before grade-class")
 expect("--merge" in " ".join(step.get("run", "") for step in grading.get("jobs", {}).get("merge", {}).get("steps", [])),
        "the class-grading workflow must merge the shards")

@@ -29,7 +29,9 @@ import fencingkoans.store.FencedStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -385,41 +387,23 @@ class Lesson3TransactionKoans extends CourseKoans {
         Statement holder = course.connection().createStatement();
         holder.execute("BEGIN IMMEDIATE");
 
-        AtomicReference<ApplyResult> answer = new AtomicReference<>();
-        Throwable refusal = catchThrowable(() -> answer.set(worker.apply(new ApplyRequest(FUND_A, 1, " ", 7))));
-        AtomicReference<ApplyResult> answerToZero = new AtomicReference<>();
-        Throwable refusalOfZero = catchThrowable(() -> answerToZero.set(worker.apply(new ApplyRequest(FUND_A, 0,
-                "r1", 7))));
-        AtomicReference<ApplyResult> answerToControl = new AtomicReference<>();
-        Throwable refusalOfControl = catchThrowable(() -> answerToControl.set(worker.apply(new ApplyRequest(FUND_A,
-                1, "r1\n", 7))));
-        AtomicReference<ApplyResult> answerToHalf = new AtomicReference<>();
-        Throwable refusalOfHalf = catchThrowable(() -> answerToHalf.set(worker.apply(new ApplyRequest(FUND_A, 1,
-                "r\uD800", 7))));
-        AtomicReference<ApplyResult> answerToLong = new AtomicReference<>();
-        Throwable refusalOfLong = catchThrowable(() -> answerToLong.set(worker.apply(new ApplyRequest(FUND_A, 1,
-                "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7))));
+        Map<String, ApplyRequest> malformed = new LinkedHashMap<>();
+        malformed.put("a blank request id", new ApplyRequest(FUND_A, 1, " ", 7));
+        malformed.put("generation 0", new ApplyRequest(FUND_A, 0, "r1", 7));
+        malformed.put("a request id ending in a line feed", new ApplyRequest(FUND_A, 1, "r1\n", 7));
+        malformed.put("a request id ending in half a surrogate pair", new ApplyRequest(FUND_A, 1, "r\uD800", 7));
+        malformed.put("a request id one character over the limit",
+                new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7));
+        Map<String, Throwable> refusals = new LinkedHashMap<>();
+        Map<String, ApplyResult> answers = new LinkedHashMap<>();
+        malformed.forEach((what, request) -> refusals.put(what, catchThrowable(() -> answers.put(what,
+                worker.apply(request)))));
         holder.execute("ROLLBACK");
 
-        assertThrown(refusal, "a request with a blank request id, sent while another connection holds the write "
-                + "lock: it must be refused as malformed, whatever the lock" + (refusal == null ? ""
-                        : ", but apply threw " + refusal), "apply returned " + answer.get())
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThrown(refusalOfZero, "a request with generation 0, sent while the lock is still held: every check of "
-                + "the request comes before the transaction" + (refusalOfZero == null ? ""
-                        : ", but apply threw " + refusalOfZero), "apply returned " + answerToZero.get())
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThrown(refusalOfControl, "a request id ending in a line feed, sent while the lock is still held: "
-                + "control characters are checked with the rest of the request, before the transaction"
-                + (refusalOfControl == null ? "" : ", but apply threw " + refusalOfControl), "apply returned "
-                + answerToControl.get()).isInstanceOf(IllegalArgumentException.class);
-        assertThrown(refusalOfHalf, "a request id ending in half a surrogate pair, sent while the lock is still held: "
-                + "so is well-formed Unicode" + (refusalOfHalf == null ? "" : ", but apply threw " + refusalOfHalf),
-                "apply returned " + answerToHalf.get()).isInstanceOf(IllegalArgumentException.class);
-        assertThrown(refusalOfLong, "a request id one character over the limit, sent while the lock is still held: "
-                + "its length is checked with the rest of the request, before the transaction" + (refusalOfLong == null
-                        ? "" : ", but apply threw " + refusalOfLong), "apply returned " + answerToLong.get())
-                .isInstanceOf(IllegalArgumentException.class);
+        refusals.forEach((what, refusal) -> assertThrown(refusal, "a request with " + what + ", sent while another "
+                + "connection holds the write lock: every check of the request comes before the transaction, "
+                + "whatever the lock" + (refusal == null ? "" : ", but apply threw " + refusal), "apply returned "
+                + answers.get(what)).isInstanceOf(IllegalArgumentException.class));
     }
 
     private static String tryToReserve(Connection probe) {
