@@ -17,7 +17,7 @@ public sealed interface LeaseResult {
         }
     }
 
-    /** Another session holds the lease; nothing was issued or installed. */
+    /** The lease is taken, by another session or by the asker itself; nothing was issued or installed. */
     record Held(String resource) implements LeaseResult {
 
         @Override

@@ -57,8 +57,10 @@ public final class PgFencedStore {
                         + request.resource() + " out of range (" + PgException.serverMessage(e) + ")", e);
             }
             if (SqlState.QUERY_CANCELED.equals(e.getSQLState())) {
-                throw new PgException("fencing.apply_request for " + request + " (cancelled while it waited: PostgreSQL"
-                        + " waits for a held row lock for ever unless the lock is taken with NOWAIT)", e);
+                throw new PgException("fencing.apply_request for " + request + " (cancelled while it waited for a"
+                        + " lock another session holds; PostgreSQL's context below says at which statement. At the row"
+                        + " lock: take it with NOWAIT, or PostgreSQL waits for ever. At a later statement: the row was"
+                        + " not locked FOR UPDATE before everything the function reads and writes)", e);
             }
             if (SqlState.INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
                 throw new PgException("fencing.apply_request for " + request + " (the worker lacks a privilege"

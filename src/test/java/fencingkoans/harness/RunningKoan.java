@@ -16,10 +16,18 @@ public final class RunningKoan implements BeforeEachCallback, AfterEachCallback 
      */
     public static final String PROPERTY = "fencingkoans.running-koan";
 
+    /**
+     * Set in a graded JVM: there nothing is published, so that learner code cannot learn which koan calls it (a
+     * stub's message reads the number) and answer each koan from a table.
+     */
+    public static final String GRADED = "fencingkoans.graded";
+
     @Override
     public void beforeEach(ExtensionContext context) {
-        Course.card(context.getRequiredTestClass(), context.getRequiredTestMethod())
-                .ifPresent(card -> System.setProperty(PROPERTY, card.number()));
+        if (!Boolean.getBoolean(GRADED)) {
+            Course.card(context.getRequiredTestClass(), context.getRequiredTestMethod())
+                    .ifPresent(card -> System.setProperty(PROPERTY, card.number()));
+        }
     }
 
     @Override

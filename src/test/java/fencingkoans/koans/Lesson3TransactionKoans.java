@@ -388,7 +388,12 @@ class Lesson3TransactionKoans extends CourseKoans {
         holder.execute("BEGIN IMMEDIATE");
 
         Map<String, ApplyRequest> malformed = new LinkedHashMap<>();
+        malformed.put("a blank resource", new ApplyRequest(" ", 1, "r1", 7));
+        malformed.put("no resource", new ApplyRequest(null, 1, "r1", 7));
+        malformed.put("a resource ending in a line feed", new ApplyRequest(FUND_A + "\n", 1, "r1", 7));
+        malformed.put("a resource ending in half a surrogate pair", new ApplyRequest(FUND_A + "\uDC00", 1, "r1", 7));
         malformed.put("a blank request id", new ApplyRequest(FUND_A, 1, " ", 7));
+        malformed.put("no request id", new ApplyRequest(FUND_A, 1, null, 7));
         malformed.put("generation 0", new ApplyRequest(FUND_A, 0, "r1", 7));
         malformed.put("a request id ending in a line feed", new ApplyRequest(FUND_A, 1, "r1\n", 7));
         malformed.put("a request id ending in half a surrogate pair", new ApplyRequest(FUND_A, 1, "r\uD800", 7));

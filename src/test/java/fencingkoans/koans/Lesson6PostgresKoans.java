@@ -145,7 +145,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "What does SELECT ... INTO leave in FOUND when no row matches? (The install on fund-C is given code here.)",
+            "What does SELECT ... INTO leave in FOUND when no row matches? (The koan also installs generation 2 on fund-C, through given code.)",
             "IF NOT FOUND THEN outcome := 'unknown-resource'; RETURN; END IF; before any INSERT or UPDATE."})
         public void anUnknownResourceIsRejectedAndNothingIsCreated() {
             Lesson2OnEveryDestination.super.anUnknownResourceIsRejectedAndNothingIsCreated();
@@ -450,11 +450,14 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         }
 
         @Koan(edit = "apply_request.sql",
-                teaches = "A fixed search_path keeps a caller's temporary table from standing in for the real one.",
+                teaches = "A fixed search_path keeps a caller's temporary table, or its own operator, from standing in for the real one.",
                 hints = {
                     "A session's own temporary schema is searched first for tables unless the search_path names it. "
-                            + "Here the worker creates a temporary table called resources with generation 99.",
-                    "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out."})
+                            + "Here the worker creates a temporary table called resources with generation 99, then "
+                            + "puts a schema of its own, with its own + for bigints, before pg_catalog.",
+                    "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out. "
+                            + "Writing fencing.resources in full is not enough: operators and functions are looked "
+                            + "up on the path too."})
         void aCallersTemporaryTableCannotStandInForTheRealOne() {
             Connection worker = course.session(WORKER);
             PgDatabase.execute(worker, "CREATE TEMPORARY TABLE resources (name text, generation bigint, value bigint)");
@@ -463,11 +466,38 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             List<String> before = course.contents();
 
             ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));
+            List<String> afterTheTable = course.contents();
+
+            // A caller with a schema of its own (granted here by the owner), listed before pg_catalog: its + for
+            // bigints notes who ran it. In a function that takes the caller's path, it runs with the owner's rights.
+            Connection owner = course.session(OWNER);
+            PgDatabase.execute(owner, "CREATE SCHEMA callers");
+            PgDatabase.execute(owner, "GRANT USAGE, CREATE ON SCHEMA callers TO " + course.roleName(WORKER));
+            PgDatabase.execute(worker, """
+                    CREATE FUNCTION callers.plus(bigint, bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+                    BEGIN
+                        PERFORM pg_catalog.set_config('callers.ran_as', current_user, false);
+                        RETURN pg_catalog.int8pl($1, $2);
+                    END $$""");
+            PgDatabase.execute(worker, "CREATE OPERATOR callers.+ (LEFTARG = bigint, RIGHTARG = bigint, "
+                    + "FUNCTION = callers.plus)");
+            PgDatabase.execute(worker, "SET search_path = callers, pg_catalog, fencing");
+            ApplyResult throughTheCallersPath = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 1, "r-path",
+                    5));
+            String ranAs = firstValue(worker, "SELECT coalesce(nullif(pg_catalog.current_setting('callers.ran_as', "
+                    + "true), ''), 'nobody')");
+            PgDatabase.execute(owner, "DROP SCHEMA callers CASCADE");
 
             assertThat(result).as("generation 99 exists only in the worker's own temporary table; the function must "
                     + "judge by the real fencing.resources, where generation 1 is installed")
                     .isEqualTo(Rejected.unissued(99, 1));
-            assertThat(course.contents()).as("every row of both tables after the attempt").isEqualTo(before);
+            assertThat(afterTheTable).as("every row of both tables after the attempt").isEqualTo(before);
+            assertThat(ranAs).as("who ran the worker's own + operator inside the function: a "
+                    + "function that takes its caller's search_path runs the caller's operators and functions, and "
+                    + "with SECURITY DEFINER it runs them as the owner, whatever table names it writes in full")
+                    .isEqualTo("nobody");
+            assertThat(throughTheCallersPath).as("the worker's apply of r-path, its own schema first on its path")
+                    .isEqualTo(new Applied(5));
         }
 
         @Koan(edit = "grants.sql",
@@ -511,11 +541,20 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
             Object whileShared = answerOrFailure(worker, R1);
             reader.commit();
+            // The weakest row lock: an owner's uncommitted record of r1 holds fund-A's row FOR KEY SHARE, through
+            // its foreign key. FOR NO KEY UPDATE would let the function in, to wait at its own INSERT of r1.
+            Connection importer = holdFundA("INSERT INTO fencing.request_records "
+                    + "(resource, request_id, delta, generation, result_value) VALUES ('fund-A', 'r1', 7, 1, 7)");
+            Object whileKeyShared = answerOrFailure(worker, R1);
+            importer.rollback();
             ApplyResult afterwards = worker.apply(R1);
 
             assertThat(whileShared).as("the worker's apply while another session holds fund-A's row FOR SHARE: a "
                     + "function that shares the row as well is let in, and then waits at its UPDATE for the other "
                     + "sharer, until the statement guard cancels it").isEqualTo(new Contended(FUND_A));
+            assertThat(whileKeyShared).as("the worker's apply of r1 while an owner's uncommitted record of r1 holds "
+                    + "fund-A's row FOR KEY SHARE: only FOR UPDATE conflicts with every row lock; a weaker mode is let "
+                    + "in and then waits for the other record").isEqualTo(new Contended(FUND_A));
             assertThat(afterwards).as("the same request once the sharer committed").isEqualTo(new Applied(7));
         }
 
@@ -585,21 +624,22 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         void aMalformedRequestIsRefusedEvenWhileItsRowIsHeld() throws SQLException {
             Connection authority = holdFundA("UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
-            Object whileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1, " ", 7));
-            Object zeroWhileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 0, "r1", 7));
-            Object longWhileHeld = answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1,
-                    "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7));
+            record Malformed(String what, String field, ApplyRequest request) {}
+            List<Malformed> malformed = List.of(
+                    new Malformed("a blank request id", "requestId", new ApplyRequest(FUND_A, 1, " ", 7)),
+                    new Malformed("generation 0", "generation", new ApplyRequest(FUND_A, 0, "r1", 7)),
+                    new Malformed("a request id one character over the limit", "requestId", new ApplyRequest(FUND_A,
+                            1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7)));
+            List<Object> answers = malformed.stream().map(each -> answerOrFailure(course.worker(), each.request()))
+                    .toList();
             authority.rollback();
 
-            assertThat(whileHeld).as("a request with a blank request id, sent while fund-A's row is held: the "
-                    + "refusal of a malformed request names the field, whatever the lock")
-                    .asString().startsWith(IllegalArgumentException.class.getName()).contains("requestId");
-            assertThat(zeroWhileHeld).as("a request with generation 0, sent while the row is still held: every check "
-                    + "of the request comes before the lock").asString()
-                    .startsWith(IllegalArgumentException.class.getName()).contains("generation");
-            assertThat(longWhileHeld).as("a request id one character over the limit, sent while the row is still "
-                    + "held: its length is checked with the rest of the request, before the lock").asString()
-                    .startsWith(IllegalArgumentException.class.getName()).contains("requestId");
+            for (int i = 0; i < malformed.size(); i++) {
+                assertThat(answers.get(i)).as("a request with %s, sent while fund-A's row is held: every check of "
+                        + "the request comes before the lock, and its refusal names the field, whatever the lock",
+                        malformed.get(i).what()).asString().startsWith(IllegalArgumentException.class.getName())
+                        .contains(malformed.get(i).field());
+            }
         }
 
         /**

@@ -95,7 +95,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     @Koan(edit = "LeaseIssuer.grant",
-            teaches = "While one worker holds the lease, a second is refused, and nothing is issued or installed.",
+            teaches = "While the lease is held, a grant is refused, even one to the holder itself, and nothing is issued or installed.",
             hints = {
                 "The lease is one ephemeral node. What does a second create of the same path meet, and what must "
                         + "not happen after it?",
@@ -103,15 +103,20 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "LeaseResult.Held(resource), before any generation is taken."})
     void aSecondWorkerIsRefusedWhileTheLeaseIsHeld() throws Exception {
         LeaseIssuer issuer = issuer();
-        Lease leaseA = leaseOf(issuer.grant(worker(), FUND_A));
+        CuratorFramework workerA = worker();
+        Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
 
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+        LeaseResult grantToAAgain = issuer.grant(workerA, FUND_A);
 
         assertThat(grantToB).as("worker B's grant while worker A holds the lease on fund-A with generation "
                 + leaseA.generation()).isEqualTo(new Held(FUND_A));
-        assertThat(counter(FUND_A)).as("the counter after B's refusal: a refused grant takes no number")
+        assertThat(grantToAAgain).as("worker A asking again while it holds the lease itself: the lease node exists, "
+                + "so the create meets it as any other; a second grant to the holder would issue a new generation "
+                + "and make the holder's own lease stale").isEqualTo(new Held(FUND_A));
+        assertThat(counter(FUND_A)).as("the counter after the refusals: a refused grant takes no number")
                 .isEqualTo(leaseA.generation());
-        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after B's refusal")
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after the refusals")
                 .isEqualTo(leaseA.generation());
     }
 
@@ -370,9 +375,17 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         });
         AtomicReference<LeaseResult> answerToC = new AtomicReference<>();
         Throwable error = catchThrowable(() -> answerToC.set(issuer.grant(worker(), FUND_A)));
+        // A third failure, after the lease node was removed from under the grant: giving it back fails as well.
+        CuratorFramework workerE = worker();
+        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+            unchecked(() -> workerE.delete().forPath(LeasePaths.lease(FUND_A))).get();
+            throw new InjectedFault(Checkpoint.AFTER_GENERATION_READ);
+        });
+        AtomicReference<LeaseResult> answerToE = new AtomicReference<>();
+        Throwable faultAndFailedGiveBack = catchThrowable(() -> answerToE.set(issuer.grant(workerE, FUND_A)));
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
-        ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 4, "b-1", 5));
+        ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 5, "b-1", 5));
 
         assertThrown(crash, "worker A's grant, with a fault injected inside the install: the failure goes on to the "
                 + "caller", "the grant answered normally").isInstanceOf(InjectedFault.class);
@@ -385,12 +398,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "goes on to the caller too", "the grant answered " + answerToC.get() + (cMetALeftLease
                         ? ": worker A's lease was still taken after its failed grant, so C never reached the install"
                         : "")).isInstanceOf(InjectedError.class);
-        assertThat(grantToB).as("worker B's grant after the two failed ones: the lease must have been given back "
-                + "after each, an Error as much as an Exception, and the generation is above the issued 2 and 3")
-                .isEqualTo(new Granted(new Lease(FUND_A, 4)));
+        assertThrown(faultAndFailedGiveBack, "worker E's grant, whose lease node was removed inside the install "
+                + "just before a fault: the fault is what the caller must see; the failure to give back a lease "
+                + "that is gone is at most added to it (addSuppressed)", "the grant answered " + answerToE.get())
+                .isInstanceOf(InjectedFault.class);
+        assertThat(grantToB).as("worker B's grant after the three failed ones: the lease must have been given back "
+                + "after each, an Error as much as an Exception, and the generation is above the issued 2, 3 and 4")
+                .isEqualTo(new Granted(new Lease(FUND_A, 5)));
         assertThat(withTheSkippedGeneration).as("an apply presenting the skipped generation 2")
-                .isEqualTo(Rejected.stale(2, 4));
-        assertThat(withB).as("worker B's apply with generation 4").isEqualTo(new Applied(5));
+                .isEqualTo(Rejected.stale(2, 5));
+        assertThat(withB).as("worker B's apply with generation 5").isEqualTo(new Applied(5));
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",

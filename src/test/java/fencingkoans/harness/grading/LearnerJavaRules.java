@@ -13,6 +13,8 @@ import java.util.Set;
 final class LearnerJavaRules {
 
     private static final String REFLECTION = "looks into or changes classes at run time (reflection)";
+    private static final String ENSEMBLE = "starts or reaches ZooKeeper servers of its own; lesson 7's issuer needs "
+            + "only the client the koan hands you";
     private static final String PARALLEL = "runs code on threads of the JVM's shared pool; no koan of this course "
             + "needs one";
 
@@ -51,19 +53,23 @@ final class LearnerJavaRules {
             "org.apache.zookeeper.OpResult", "org.apache.zookeeper.ZooKeeper.States");
 
     /** Types inside an open package that are refused all the same, with the reason. */
-    private static final Map<String, String> CLOSED_IN_OPEN_PACKAGES = Map.of(
-            "java.util.ServiceLoader", "loads classes found at run time",
-            "java.util.Timer", "starts a thread of its own",
-            "java.util.TimerTask", "starts a thread of its own",
-            "java.util.Scanner", "can read files; the koans hand your code what it reads, and String splits text",
-            "java.util.Formatter", "writes files; String.format formats in memory",
-            "java.util.ResourceBundle", "loads classes found by name at run time",
-            "java.util.stream.StreamSupport", "makes streams that can run on threads of the JVM's shared pool; "
-                    + "Collection.stream and Stream.of make every stream a solution needs",
-            "java.sql.DriverManager", "opens database connections of its own; use the connection or ledger the "
-                    + "koan hands you",
-            "java.sql.Driver", "opens database connections of its own; use the connection or ledger the koan "
-                    + "hands you");
+    private static final Map<String, String> CLOSED_IN_OPEN_PACKAGES = Map.ofEntries(
+            Map.entry("java.util.ServiceLoader", "loads classes found at run time"),
+            Map.entry("java.util.Timer", "starts a thread of its own"),
+            Map.entry("java.util.TimerTask", "starts a thread of its own"),
+            Map.entry("java.util.Scanner", "can read files; the koans hand your code what it reads, and String "
+                    + "splits text"),
+            Map.entry("java.util.Formatter", "writes files; String.format formats in memory"),
+            Map.entry("java.util.ResourceBundle", "loads classes found by name at run time"),
+            Map.entry("java.util.stream.StreamSupport", "makes streams that can run on threads of the JVM's shared "
+                    + "pool; Collection.stream and Stream.of make every stream a solution needs"),
+            Map.entry("java.sql.DriverManager", "opens database connections of its own; use the connection or "
+                    + "ledger the koan hands you"),
+            Map.entry("java.sql.Driver", "opens database connections of its own; use the connection or ledger the "
+                    + "koan hands you"),
+            Map.entry("fencingkoans.lease.Ensemble", ENSEMBLE),
+            Map.entry("fencingkoans.lease.EnsembleClient", ENSEMBLE),
+            Map.entry("fencingkoans.lease.LocalServers", ENSEMBLE));
 
     /**
      * Types of open packages of which only some members are allowed: Curator's own client opens connections and
@@ -180,6 +186,8 @@ final class LearnerJavaRules {
             Map.entry("java.lang.System.console", "reads the terminal"),
             Map.entry("java.lang.System.in", "reads the JVM's input"),
             Map.entry("java.lang.Class.forName", "loads classes by name (reflection)"),
+            Map.entry("fencingkoans.sqlite.Checkpoints.clear", "takes away the koans' own seams; lesson 5 needs "
+                    + "only once or on"),
             Map.entry("java.util.Locale.setDefault", "changes the JVM's settings"),
             Map.entry("java.util.TimeZone.setDefault", "changes the JVM's settings"),
             Map.entry("java.util.Collection.parallelStream", PARALLEL),
@@ -194,6 +202,12 @@ final class LearnerJavaRules {
             Map.entry("java.nio.file.Files.writeString", "writes files; lesson 5 needs only Files.copy(Path, Path, "
                     + "...)"));
 
+    /**
+     * Members, by name whatever type declares them, that read the running program's stack: the koan's class and
+     * method are on it, and code that knows which koan calls it can answer each from a table.
+     */
+    private static final Set<String> STACK_MEMBERS = Set.of("getStackTrace", "printStackTrace", "getAllStackTraces");
+
     private static final String NOT_NEEDED = "no solution of this course needs it, so grading does not allow it";
 
     private LearnerJavaRules() {
@@ -205,6 +219,9 @@ final class LearnerJavaRules {
      * constructor takes, as the compiler resolved the call.
      */
     static Optional<String> refusal(String owner, String packageName, String member, List<String> parameters) {
+        if (member != null && STACK_MEMBERS.contains(member)) {
+            return Optional.of(JAVA_LANG_REASONS.get("java.lang.StackWalker"));
+        }
         if (member != null && MEMBER_REASONS.containsKey(owner + "." + member)) {
             return Optional.of(MEMBER_REASONS.get(owner + "." + member));
         }

@@ -1,5 +1,6 @@
 package fencingkoans.harness.grading;
 
+import fencingkoans.harness.RunningKoan;
 import fencingkoans.pg.PgServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -248,7 +249,8 @@ final class SealedRun {
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + privateTemp, "-D" + PgServer.NAMES_PROPERTY + "=" + pgNames, "-cp",
+                "-Djava.io.tmpdir=" + privateTemp, "-D" + PgServer.NAMES_PROPERTY + "=" + pgNames,
+                "-D" + RunningKoan.GRADED + "=true", "-cp",
                 String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
                 SealedKoanRun.class.getName(), address.toString(), budget.koanTimeout().toSeconds() + " s"));
         ProcessBuilder builder = new ProcessBuilder(command).directory(privateTemp.toFile())
