@@ -87,7 +87,12 @@ public final class PgFencedStore {
         long answer = row.getLong("answer");
         long installed = row.getLong("installed");
         long storedDelta = row.getLong("stored_delta");
-        return switch (outcome == null ? "(null)" : outcome) {
+        if (outcome == null) {
+            throw new IllegalStateException("fencing.apply_request returned without setting its OUT parameter outcome: "
+                    + "every path through the function must set it (applied, replayed, stale, unissued, "
+                    + "unknown-resource or conflicting) before it returns");
+        }
+        return switch (outcome) {
             case "applied" -> new Applied(answer);
             case "replayed" -> new Replayed(answer);
             case "stale" -> Rejected.stale(request.generation(), installed);

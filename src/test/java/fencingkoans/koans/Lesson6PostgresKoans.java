@@ -341,7 +341,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     "The original's transaction has updated the value and stored the record, but not committed. "
                             + "What does the duplicate's function meet first?",
                     "Lock the resource's row (FOR UPDATE NOWAIT) before looking up the record: the duplicate meets "
-                            + "the lock, and its retry after the commit finds the record."})
+                            + "the lock, and its retry after the commit finds the record. Here a lookup before the "
+                            + "lock still meets the lock after it; a koan of the next group catches that order."})
         void aDuplicateInFlightIsContendedThenReplayed() throws Exception {
             Connection originalSession = course.session(WORKER);
             PgFencedStore original = new PgFencedStore(originalSession);
@@ -377,8 +378,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @Koan(edit = "grants.sql",
                 teaches = "The worker's direct writes fail with insufficient privilege (42501) and change nothing.",
                 hints = {
-                    "As found, the worker role may write both tables, as every program holding the SQLite file could "
-                            + "(lesson 5 writes around the store). Which statement takes a privilege away?",
+                    "As found, the worker role may read and write both tables, as every program holding the SQLite "
+                            + "file could (lesson 5 writes around the store). Which statement takes every privilege "
+                            + "away, reading included?",
                     "REVOKE ALL ON ALL TABLES IN SCHEMA fencing FROM ${worker}, PUBLIC; and at the same time declare "
                         + "the function SECURITY DEFINER (the next koan), or every apply fails with 42501 too."})
         void theWorkersDirectWritesFailWithInsufficientPrivilege() {
