@@ -434,6 +434,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             Connection bystander = course.session(BYSTANDER);
             Connection worker = course.session(WORKER);
             List<String> before = course.contents();
+            // The function's privileges as grants.sql left them, for the message: "=X/" is PUBLIC's EXECUTE, and a
+            // "*" after an X is a grant option.
+            String privileges = firstValue(course.session(OWNER), "SELECT coalesce(proacl::text, 'the "
+                    + "defaults, PUBLIC included') FROM pg_catalog.pg_proc WHERE oid = "
+                    + "'fencing.apply_request(text, bigint, text, bigint)'::pg_catalog.regprocedure");
 
             // Without the grant option PostgreSQL only warns that nothing was granted: the bystander's call tells.
             sqlStateOf(worker, "GRANT EXECUTE ON FUNCTION fencing.apply_request(text, bigint, text, bigint) TO "
@@ -446,7 +451,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
                     + "after the worker tried to grant it EXECUTE and the owner let it use the schema (\"ok\" when the "
                     + "call ran): the worker may call the function, never hand the right on, and PUBLIC may not call "
-                    + "it at all", course.roleName(BYSTANDER))
+                    + "it at all. The function's privileges, as grants.sql left them: %s ('=X' is PUBLIC's "
+                    + "EXECUTE; 'X*' is EXECUTE with the grant option)", course.roleName(BYSTANDER), privileges)
                     .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
         }
