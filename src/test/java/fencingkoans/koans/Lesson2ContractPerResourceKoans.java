@@ -1,6 +1,7 @@
 package fencingkoans.koans;
 
 import static fencingkoans.koans.support.Refusals.assertRefusedBeforeAnyEffect;
+import static fencingkoans.koans.support.Thrown.answerOrFailure;
 import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 import static fencingkoans.sqlite.Database.FUND_B_START_VALUE;
@@ -314,11 +315,23 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
             hints = {
                 "ledger.addToValue already refuses an overflow. Does anything in your apply swallow that error, "
                         + "or write something before it?",
-                "Let the IllegalArgumentException from addToValue reach the caller, and write nothing before it."})
+                "Let the IllegalArgumentException from addToValue reach the caller, and write nothing before it. "
+                        + "Add only after the generation checks: a request they turn away never has its sum tried."})
     default void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
         course().worker().apply(new ApplyRequest(FUND_A, 1, "big", Long.MAX_VALUE));
 
         assertRefusedBeforeAnyEffect(course(), "delta", new ApplyRequest(FUND_A, 1, "one-more", 1));
+
+        // A request the generation turns away is answered for its generation: no sum is tried for it.
+        course().install(FUND_A, 2);
+        Worker worker = course().worker();
+        Object stale = answerOrFailure(worker, new ApplyRequest(FUND_A, 1, "late", 1));
+        Object unissued = answerOrFailure(worker, new ApplyRequest(FUND_A, 3, "early", 1));
+        String atTheBound = " on fund-A, whose value is Long.MAX_VALUE: the generation is judged before any sum is "
+                + "tried, and this request never gets as far as its delta";
+        assertThat(stale).as("a stale request (generation 1 of 2) adding 1" + atTheBound).isEqualTo(Rejected.stale(1, 2));
+        assertThat(unissued).as("an unissued request (generation 3 of 2) adding 1" + atTheBound)
+                .isEqualTo(Rejected.unissued(3, 2));
     }
 
     @Koan(edit = "FencedStore.apply",

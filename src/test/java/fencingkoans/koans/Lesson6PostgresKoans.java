@@ -2,6 +2,7 @@ package fencingkoans.koans;
 
 import static fencingkoans.koans.Lesson4OnEveryDestination.R1;
 import static fencingkoans.pg.PgRole.BYSTANDER;
+import static fencingkoans.koans.support.Thrown.answerOrFailure;
 import static fencingkoans.pg.PgRole.OWNER;
 import static fencingkoans.pg.PgRole.WORKER;
 import static fencingkoans.sqlite.Database.FUND_A;
@@ -724,13 +725,6 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     }
 
     /** The worker's answer, or what its apply threw, as text: a koan compares the one and quotes the other. */
-    private static Object answerOrFailure(Worker worker, ApplyRequest request) {
-        try {
-            return worker.apply(request);
-        } catch (RuntimeException failure) {
-            return failure.toString();
-        }
-    }
 
     /** Runs {@code sql} and gives "ok", or the SQLSTATE it failed with. */
     private static String sqlStateOf(Connection session, String sql) {

@@ -2,6 +2,8 @@ package fencingkoans.koans.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import fencingkoans.contract.ApplyRequest;
+import fencingkoans.destination.Destination.Worker;
 import org.assertj.core.api.AbstractThrowableAssert;
 
 /**
@@ -24,5 +26,17 @@ public final class Thrown {
                     + instead + ".");
         }
         return assertThat(thrown).as(description);
+    }
+
+    /**
+     * The worker's answer to {@code request}, or what it threw, as text: for a koan that expects an answer and must
+     * say so plainly when an exception came instead.
+     */
+    public static Object answerOrFailure(Worker worker, ApplyRequest request) {
+        try {
+            return worker.apply(request);
+        } catch (RuntimeException failure) {
+            return failure.toString();
+        }
     }
 }
