@@ -6,10 +6,13 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 
 import fencingkoans.lease.Ensemble;
 import fencingkoans.pg.PgDatabase;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -45,6 +48,9 @@ public final class KoanWatch {
     private static final long QUIET_MILLIS = 60;
     /** How long a file that is gone or empty is waited for, in case the editor is still writing it. */
     private static final long HALF_WRITTEN_MILLIS = 1000;
+    /** Printed in place of a report about code that changed while the koans ran (.ci/watch-check counts it). */
+    static final String STALE_REPORT_LEFT_OUT = "[watch] exercises/ changed while the koans ran: their report is left "
+            + "out";
 
     private final Path sources = Path.of("exercises/src/main/java");
     /** Lesson 6's SQL, read as it is saved: it comes ahead of the copy the build left in target/classes. */
@@ -247,11 +253,18 @@ public final class KoanWatch {
         return texts;
     }
 
+    /**
+     * Runs every koan and prints what the run printed, its report last, unless exercises/ changed meanwhile: that
+     * report would be about code that is gone, so it is left out, and the next run follows at once.
+     */
     private void runKoans() {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
+        PrintStream console = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
         try (CourseClassLoader course = new CourseClassLoader("course", courseClasses, given,
                 className -> !loadedOnce(className))) {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
             // The launcher finds its engines, the koan report and the course's settings through this loader.
             thread.setContextClassLoader(course);
             TestExecutionListener report = (TestExecutionListener) course.loadClass(KoanReport.class.getName())
@@ -263,7 +276,18 @@ public final class KoanWatch {
             throw new IllegalStateException("the koan report cannot be loaded from target/test-classes", e);
         } finally {
             thread.setContextClassLoader(previous);
+            System.setOut(console);
         }
+        try {
+            if (contents().equals(ranOn)) {
+                console.print(printed.toString(StandardCharsets.UTF_8));
+            } else {
+                console.println(STALE_REPORT_LEFT_OUT);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        console.flush();
     }
 
     /**

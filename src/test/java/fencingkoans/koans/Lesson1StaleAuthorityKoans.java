@@ -56,8 +56,10 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         long generationA = course().generation(FUND_A);
 
         course().install(FUND_A, 2);
+        long installed = course().generation(FUND_A);
         ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, generationA, "a-1", 5));
 
+        assertThat(installed).as("fund-A's installed generation after the authority installed 2").isEqualTo(2);
         assertThat(result).as("worker A read generation %d, then generation 2 was installed; A's apply must be "
                 + "refused as stale, because the destination checks now, not when A looked", generationA)
                 .isInstanceOf(Rejected.class)
@@ -76,12 +78,16 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         course().install(FUND_A, 2);
 
         ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, 1, "a-1", 5));
+        course().install(FUND_A, 7);
+        ApplyResult later = workerA.apply(new ApplyRequest(FUND_A, 3, "a-2", 5));
 
         assertThat(result).as("a worker presenting generation 1 while generation 2 is installed")
                 .isInstanceOf(Rejected.class);
         Rejected rejected = (Rejected) result;
         assertThat(rejected.presentedGeneration()).as("the generation the worker presented").isEqualTo(1);
         assertThat(rejected.installedGeneration()).as("the generation installed at the destination").isEqualTo(2);
+        assertThat(later).as("the same worker presenting generation 3 once generation 7 is installed: the numbers "
+                + "come from the request and from the destination's row, whatever they are").isEqualTo(Rejected.stale(3, 7));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -192,6 +192,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
 
         ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
         ApplyResult nextOne = worker.apply(new ApplyRequest(FUND_A, 2, "bold-2", 5));
+        course().install(FUND_B, 5);
+        ApplyResult onFundB = worker.apply(new ApplyRequest(FUND_B, 6, "bold-3", 5));
 
         assertThat(result).as("generation 1 is installed and a worker presents generation 99, which no authority "
                 + "issued: a bigger number is not more authority")
@@ -199,6 +201,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         assertThat(nextOne).as("generation 1 is installed and a worker presents generation 2, only one above it: the "
                 + "next number is not installed until the authority installs it, however soon that may come")
                 .isEqualTo(Rejected.unissued(2, 1));
+        assertThat(onFundB).as("fund-B, where generation 5 is installed, and a worker presents 6: the rejection names "
+                + "the generation installed on the request's own resource").isEqualTo(Rejected.unissued(6, 5));
         assertThat(course().value(FUND_A)).as("fund-A's value after both rejections").isZero();
     }
 

@@ -310,13 +310,17 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(midwayFailure).as("which failure that is: the work's own, from storing %s's record, says what "
                 + "broke. The ROLLBACK after it fails on the closed connection as well; its failure belongs attached "
                 + "to the work's (addSuppressed), not in its place", WORKER_A.requestId())
-                .hasMessageStartingWith("storing request " + WORKER_A.requestId());
+                .hasMessageStartingWith("storing request " + WORKER_A.requestId())
+                .satisfies(failure -> assertThat(failure.getSuppressed()).as("the failures attached to it: the "
+                        + "ROLLBACK's, which failed on the closed connection too, and must not be lost").isNotEmpty());
         assertThrown(commitFailure, "what an apply throws when its connection is closed after the work, so that its "
                 + "COMMIT fails: a failed COMMIT is contention only if isContention() says so, like any other",
                 "apply answered " + answerAtTheCommit.get()).isInstanceOf(StoreException.class);
         assertThrown(errorFailure, "what an apply throws when an Error comes from its work after its connection was "
                 + "closed: the Error itself, with the failed ROLLBACK attached to it (addSuppressed), on this path too",
-                "apply answered instead").isInstanceOf(InjectedError.class);
+                "apply answered instead").isInstanceOf(InjectedError.class)
+                .satisfies(error -> assertThat(error.getSuppressed()).as("the failures attached to the Error: the "
+                        + "failed ROLLBACK's").isNotEmpty());
         assertThat(course.state(FUND_A)).as("fund-A after the five failures")
                 .isEqualTo(new ResourceState(FUND_A, 1, 0));
     }

@@ -398,10 +398,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "goes on to the caller too", "the grant answered " + answerToC.get() + (cMetALeftLease
                         ? ": worker A's lease was still taken after its failed grant, so C never reached the install"
                         : "")).isInstanceOf(InjectedError.class);
+        boolean eMetALeftLease = answerToE.get() instanceof Held;
         assertThrown(faultAndFailedGiveBack, "worker E's grant, whose lease node was removed inside the install "
-                + "just before a fault: the fault is what the caller must see; the failure to give back a lease "
-                + "that is gone is at most added to it (addSuppressed)", "the grant answered " + answerToE.get())
-                .isInstanceOf(InjectedFault.class);
+                + "just before a fault: the fault is what the caller must see, with the give-back's own failure "
+                + "added to it (addSuppressed)", "the grant answered " + answerToE.get() + (eMetALeftLease
+                        ? ": a lease was still taken when E asked, so E never reached the install; worker C's grant, "
+                        + "which failed with an Error, did not give its lease back (catch Exception | Error)" : ""))
+                .isInstanceOf(InjectedFault.class)
+                .satisfies(fault -> assertThat(fault.getSuppressed()).as("the failures added to worker E's fault: "
+                        + "giving back a lease that is gone fails too, and that failure belongs with the first one, "
+                        + "not in its place and not lost").isNotEmpty());
         assertThat(grantToB).as("worker B's grant after the three failed ones: the lease must have been given back "
                 + "after each, an Error as much as an Exception, and the generation is above the issued 2, 3 and 4")
                 .isEqualTo(new Granted(new Lease(FUND_A, 5)));
@@ -414,11 +420,13 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "The counter survives a restart of the whole ensemble, so a new issuer never hands out a "
                     + "number twice.",
             hints = {
-                "If your nextGeneration reads the counter node every time, as the first koan's hints said, this "
-                        + "passes as soon as you reach it: it guards that. If not: every server stops, and so does "
-                        + "the issuer; new ones start. What did the issuer keep that the new one cannot see?",
-                "Only what is in ZooKeeper survives: read the counter node every time, never a field of the issuer, "
-                        + "and never the clock."})
+                "If your nextGeneration reads a persistent counter node every time, as the first koan's hints "
+                        + "said, this passes as soon as you reach it: it guards that. If not: every server stops, and "
+                        + "so does the issuer, whose session ends; new ones start. What did the issuer keep that the "
+                        + "new one cannot see?",
+                "Only what is in ZooKeeper and outlives a session survives: read the counter node every time, "
+                        + "never a field of the issuer, never the clock, and create it PERSISTENT (the default), not "
+                        + "EPHEMERAL like a lease."})
     void theCounterSurvivesARestartOfTheWholeEnsemble() throws Exception {
         EnsembleClient clientOfTheFirstIssuer = connect(Identity.ISSUER);
         LeaseIssuer before = issuerOn(clientOfTheFirstIssuer);
@@ -461,7 +469,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
-        Throwable grantThroughAnIssuer = catchThrowable(() -> selfAppointed.grant(worker, FUND_A));
+        AtomicReference<LeaseResult> answerOfTheSelfAppointed = new AtomicReference<>();
+        Throwable grantThroughAnIssuer = catchThrowable(() -> answerOfTheSelfAppointed.set(selfAppointed.grant(worker,
+                FUND_A)));
 
         assertThrown(write, "a worker's client writing the counter directly", "the write went through")
                 .isInstanceOf(KeeperException.NoAuthException.class);
@@ -471,7 +481,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThrown(throughAnIssuer, "an issuer running on a worker's client", "it issued a generation")
                 .isInstanceOf(KeeperException.NoAuthException.class);
         assertThrown(grantThroughAnIssuer, "a grant by that issuer, which takes the lease and then meets the counter's "
-                + "ACL", "it answered instead of passing the refusal on")
+                + "ACL: a refusal is no lost connection, so grant passes it on", "it answered "
+                + answerOfTheSelfAppointed.get() + " instead of passing the refusal on (does grant catch more than "
+                + "ConnectionLossException?)")
                 .isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
@@ -532,7 +544,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             return granted.lease();
         }
         throw new AssertionError("expected the lease to be granted, but the grant answered: "
-                + (result == null ? "null" : result.describe()));
+                + (result == null ? "null" : result.describe()) + (result instanceof Held
+                        ? " (if no one should hold it now: a lease node must go when its holder releases it or its "
+                        + "session ends; is it created EPHEMERAL, with the worker's client, and does release delete "
+                        + "it?)" : ""));
     }
 
     /** The injected fault if {@code work} threw it; any other exception, a stub's among them, goes on. */
