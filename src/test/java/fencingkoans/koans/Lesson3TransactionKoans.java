@@ -29,6 +29,7 @@ import fencingkoans.store.FencedStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         FencedStore workerB = new FencedStore(connectionOfB);
         AtomicReference<ApplyResult> bInTheGap = new AtomicReference<>();
         AtomicReference<ApplyResult> onFundBInTheGap = new AtomicReference<>();
+        // What B's connection would wait for a held lock, read right before each BEGIN it makes.
+        List<Long> busyTimeoutAtEachBegin = new ArrayList<>();
+        connectionOfB.checkpoints().on(Checkpoint.BEFORE_BEGIN,
+                () -> busyTimeoutAtEachBegin.add(connectionOfB.busyTimeout().toMillis()));
         workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
             bInTheGap.set(workerB.apply(WORKER_B));
             onFundBInTheGap.set(workerB.apply(ON_FUND_B));
@@ -121,6 +126,9 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(connectionOfB.busyTimeout().toMillis()).as("how many milliseconds worker B's connection now "
                 + "waits for a lock held elsewhere before BEGIN IMMEDIATE fails (PRAGMA busy_timeout): at once means "
                 + "no wait at all, and the worker decides what to do with Contended").isZero();
+        assertThat(busyTimeoutAtEachBegin).as("worker B's busy timeout, in milliseconds, at each BEGIN IMMEDIATE of "
+                + "its two applies in the gap: one BEGIN per apply, with no wait; waiting, or trying again, is the "
+                + "worker's decision, made after it hears Contended").containsExactly(0L, 0L);
     }
 
     @Koan(edit = "ImmediateTransaction.run",

@@ -323,13 +323,14 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(authority, "UPDATE fencing.resources SET generation = 2 WHERE name = 'fund-A'");
 
             CompletableFuture<ApplyResult> call = CompletableFuture.supplyAsync(() -> workerA.apply(R1));
-            boolean waited = waitsBeforeItAnswersThenCommit(course.session(OWNER), call, authority);
+            boolean waited = waitsBeforeItAnswersThenCommit(course.session(WORKER), call, authority);
             ApplyResult duringInstall = answerOf(call);
             ApplyResult afterInstall = workerA.apply(R1);
 
-            assertThat(waited).as("whether worker A's call waited for fund-A's row while the authority's uncommitted "
-                    + "install held it (pg_locks showed the wait; the install then committed): contention is answered "
-                    + "at once, and a wait of any length, a lock_timeout's included, is no answer").isFalse();
+            assertThat(waited).as("whether worker A's call waited while the authority's uncommitted install held "
+                    + "fund-A's row (PostgreSQL showed it waiting for a lock or in pg_sleep; the install then "
+                    + "committed): contention is answered at once, and a wait of any length, a lock_timeout's or a "
+                    + "pause before another try included, is no answer").isFalse();
             assertThat(duringInstall).as("worker A's apply while the authority's uncommitted install holds fund-A's "
                     + "row: nothing was decided, so it is neither applied nor rejected").isEqualTo(new Contended(FUND_A));
             assertThat(afterInstall).as("the same request once the install committed: contention is retried away, "
@@ -355,7 +356,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             // Another resource meanwhile: only fund-A's row is locked, so fund-B's request goes through at once.
             CompletableFuture<ApplyResult> onFundB = CompletableFuture.supplyAsync(() -> duplicate.apply(
                     new ApplyRequest(FUND_B, 1, "b-1", 5)));
-            boolean fundBWaited = waitsBeforeItAnswersThenCommit(course.session(OWNER), onFundB, originalSession);
+            boolean fundBWaited = waitsBeforeItAnswersThenCommit(course.session(WORKER), onFundB, originalSession);
             ApplyResult fundBAnswer = answerOf(onFundB);
             ApplyResult retry = duplicate.apply(R1);
 
@@ -403,6 +404,13 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "only the function").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(readResources).as("the SQLSTATE of the worker's direct SELECT of fencing.resources: no "
                     + "privilege on that table either").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+            assertThat(firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg(t, ', '), 'none') "
+                    + "FROM pg_catalog.unnest(ARRAY['fencing.resources', 'fencing.request_records']) AS t WHERE "
+                    + "pg_catalog.has_table_privilege('" + course.roleName(WORKER) + "', t, 'SELECT, INSERT, UPDATE, "
+                    + "DELETE, TRUNCATE, REFERENCES, TRIGGER') OR pg_catalog.has_any_column_privilege('"
+                    + course.roleName(WORKER) + "', t, 'SELECT, INSERT, UPDATE, REFERENCES')"))
+                    .as("the tables on which the worker keeps any privilege, on the table or on one of its columns "
+                            + "(a column grant reads or writes as surely as a table grant)").isEqualTo("none");
             assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
         }
 
@@ -662,7 +670,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(maintenance, "LOCK TABLE fencing.resources IN EXCLUSIVE MODE");
             PgDatabase.execute(maintenance, change);
             CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> answerOrFailure(worker, request));
-            waitsBeforeItAnswersThenCommit(course.session(OWNER), call, maintenance);
+            waitsBeforeItAnswersThenCommit(course.session(WORKER), call, maintenance);
             return call.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         }
 
@@ -686,17 +694,19 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     }
 
     /**
-     * Whether a session of this database waits for a lock before {@code call} has answered: true as soon as one
-     * does, false once the call answered without a wait. pg_locks is the only place a wait inside a function shows,
-     * so it is read until one of the two.
+     * Whether a session of this database waits, for a lock or in pg_sleep, before {@code call} has answered: true as
+     * soon as one does, false once the call answered without a wait. pg_locks and pg_stat_activity are the only
+     * places a wait inside a function shows, so they are read until one of the two. The {@code observer} is a
+     * session of the worker's role: pg_stat_activity shows a session's wait only to its own role (or a superuser).
      */
     private static boolean waitsBeforeItAnswers(Connection observer, CompletableFuture<?> call) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
         try (Statement statement = observer.createStatement()) {
             while (!call.isDone()) {
-                try (ResultSet waiting = statement.executeQuery("SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks l "
-                        + "JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid "
-                        + "WHERE NOT l.granted AND a.datname = pg_catalog.current_database()")) {
+                try (ResultSet waiting = statement.executeQuery("SELECT pg_catalog.count(*) FROM "
+                        + "pg_catalog.pg_stat_activity a WHERE a.datname = pg_catalog.current_database() AND "
+                        + "(a.wait_event = 'PgSleep' OR EXISTS (SELECT FROM pg_catalog.pg_locks l "
+                        + "WHERE l.pid = a.pid AND NOT l.granted))")) {
                     waiting.next();
                     if (waiting.getLong(1) > 0) {
                         return true;

@@ -303,6 +303,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         LeaseResult lostAfterTheRead;
         LeaseResult lostAfterTheLease;
         LeaseResult lostBefore;
+        AtomicReference<Boolean> answerOfHolds = new AtomicReference<>();
+        Boolean heldWithoutAQuorum;
         try {
             CompletableFuture<LeaseResult> grantToB = CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(
                     workerB.curator(), FUND_A)));
@@ -323,6 +325,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             lostAfterTheRead = answerOf(grantToB, "worker B's grant (its quorum went away after it read the counter)");
             lostAfterTheLease = answerOf(grantToD, "worker D's grant (its quorum went away after it took the lease)");
             lostBefore = answerOf(grantToC, "worker C's grant without a quorum");
+            heldWithoutAQuorum = catchThrowable(() -> answerOfHolds.set(issuer.holds(workerA, leaseA))) == null
+                    ? answerOfHolds.get() : null;
         } finally {
             ensemble().restartStoppedServers();
         }
@@ -332,11 +336,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         assertThat(lostAfterTheRead).as("worker B's grant, when two of the three servers stopped after it took the "
                 + "lease and read the counter: a clear answer, not a hang and not an exception")
-                .isInstanceOf(Unavailable.class);
+                .isInstanceOf(Unavailable.class).isEqualTo(new Unavailable(FUND_A, reasonOf(lostAfterTheRead)));
         assertThat(lostAfterTheLease).as("worker D's grant on fund-B, when the two servers stopped after it took the "
-                + "lease and before it read the counter").isInstanceOf(Unavailable.class);
+                + "lease and before it read the counter").isInstanceOf(Unavailable.class)
+                .isEqualTo(new Unavailable(FUND_B, reasonOf(lostAfterTheLease)));
         assertThat(lostBefore).as("worker C's grant while the two servers were still stopped")
-                .isInstanceOf(Unavailable.class);
+                .isInstanceOf(Unavailable.class).isEqualTo(new Unavailable(FUND_A, reasonOf(lostBefore)));
+        assertThat(heldWithoutAQuorum).as("what holds answered for worker A's lease, given back before, while the two "
+                + "servers were stopped (null when it threw, as it may): without a quorum nobody can be told that "
+                + "they hold a lease").isNotEqualTo(Boolean.TRUE);
         assertThat(installedMeanwhile).as("fund-A's installed generation after the grants without a quorum")
                 .isEqualTo(leaseA.generation());
         assertThat(course.state(FUND_B).generation()).as("fund-B's installed generation after D's grant")
@@ -548,6 +556,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         ? " (if no one should hold it now: a lease node must go when its holder releases it or its "
                         + "session ends; is it created EPHEMERAL, with the worker's client, and does release delete "
                         + "it?)" : ""));
+    }
+
+    /** The reason an Unavailable answer gives, whatever it is: the koans check the resource it names. */
+    private static String reasonOf(LeaseResult result) {
+        return result instanceof Unavailable unavailable ? unavailable.reason() : null;
     }
 
     /** The injected fault if {@code work} threw it; any other exception, a stub's among them, goes on. */
