@@ -23,6 +23,7 @@ import org.apache.zookeeper.data.Stat;
 public final class EnsembleClient implements AutoCloseable {
 
     private final AtomicReference<Runnable> afterCounterRead = new AtomicReference<>();
+    private final AtomicReference<Runnable> afterCounterWritten = new AtomicReference<>();
     private final AtomicReference<Runnable> beforeLeaseCreated = new AtomicReference<>();
     private final AtomicReference<Runnable> afterLeaseCreated = new AtomicReference<>();
     private CuratorFramework curator;
@@ -44,6 +45,11 @@ public final class EnsembleClient implements AutoCloseable {
      */
     public void onceAfterCounterRead(Runnable action) {
         afterCounterRead.set(action);
+    }
+
+    /** Runs {@code action} once, on the writing thread, right after this client next writes a counter. */
+    public void onceAfterCounterWritten(Runnable action) {
+        afterCounterWritten.set(action);
     }
 
     /** Runs {@code action} once, on the creating thread, right before this client next sends a lease's create. */
@@ -94,6 +100,16 @@ public final class EnsembleClient implements AutoCloseable {
                 // Also after a read that found no counter: two issuers may both find it missing.
                 afterRead(path);
             }
+        }
+
+        /** Only a write that went through: a compare-and-set that lost reaches no seam. */
+        @Override
+        public Stat setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+            Stat written = super.setData(path, data, version);
+            if (LeasePaths.isCounter(path)) {
+                runOnce(afterCounterWritten);
+            }
+            return written;
         }
 
         /** A look whether the counter exists is a read of it too. */

@@ -73,8 +73,8 @@ public final class PgDatabase implements AutoCloseable {
 
     /**
      * Creates the roles and the database, the schema owned by the owner role, and the state as found: every
-     * role may look into the schema, and the worker may read and write both tables directly, as every program
-     * holding the SQLite file could. Then runs the track's SQL, which is where that changes. The tables stay
+     * role may look into the schema and read both tables (PUBLIC holds SELECT), and the worker may also write them
+     * directly, as every program holding the SQLite file could. Then runs the track's SQL, which is where that changes. The tables stay
      * empty until {@link #reset()}, which every user of the database calls before it starts.
      */
     public static PgDatabase create(PgServer server) {
@@ -241,6 +241,7 @@ public final class PgDatabase implements AutoCloseable {
         String worker = roles.get(PgRole.WORKER);
         runAsOwner("the course schema", SCHEMA
                 + "GRANT USAGE ON SCHEMA fencing TO PUBLIC;\n"
+                + "GRANT SELECT ON ALL TABLES IN SCHEMA fencing TO PUBLIC;\n"
                 + "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fencing TO " + worker + ";\n");
     }
 

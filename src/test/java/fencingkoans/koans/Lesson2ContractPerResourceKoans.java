@@ -100,6 +100,13 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
 
         InstallResult result = authority.install(FUND_A, 2);
         InstallResult lowest = authority.install(FUND_A, Long.MIN_VALUE);
+        // A second authority on the same file: what is installed is the file's, not either authority's memory.
+        Authority other = course.authority();
+        other.install(FUND_A, 5);
+        InstallResult belowTheOthers = authority.install(FUND_A, 4);
+        other.install(FUND_B, Long.MAX_VALUE);
+        InstallResult belowTheHighest = authority.install(FUND_B, 2);
+        InstallResult theHighestAgain = authority.install(FUND_B, Long.MAX_VALUE);
 
         assertThat(jump).as("installing generation 3 while generation 1 is installed: higher is all it must be, so "
                 + "it is installed, and the answer names the generation now installed")
@@ -108,7 +115,15 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 .isEqualTo(new InstallResult.NotHigher(FUND_A, 3, 2));
         assertThat(lowest).as("offering the lowest long there is: compare the two numbers, not their difference, "
                 + "which overflows here").isEqualTo(new InstallResult.NotHigher(FUND_A, 3, Long.MIN_VALUE));
-        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused installs").isEqualTo(3);
+        assertThat(belowTheOthers).as("offering generation 4 after another authority on the same file installed "
+                + "5: the installed generation is read from the file, every time").isEqualTo(
+                new InstallResult.NotHigher(FUND_A, 5, 4));
+        assertThat(belowTheHighest).as("offering generation 2 on fund-B, where Long.MAX_VALUE is installed: compare "
+                + "the two numbers, not the installed one plus one, which overflows here")
+                .isEqualTo(new InstallResult.NotHigher(FUND_B, Long.MAX_VALUE, 2));
+        assertThat(theHighestAgain).as("offering Long.MAX_VALUE again on fund-B: equal is not higher")
+                .isEqualTo(new InstallResult.NotHigher(FUND_B, Long.MAX_VALUE, Long.MAX_VALUE));
+        assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused installs").isEqualTo(5);
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -380,9 +380,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @Koan(edit = "grants.sql",
                 teaches = "The worker's direct writes fail with insufficient privilege (42501) and change nothing.",
                 hints = {
-                    "As found, the worker role may read and write both tables, as every program holding the SQLite "
-                            + "file could (lesson 5 writes around the store). Which statement takes every privilege "
-                            + "away, reading included?",
+                    "As found, every role may read both tables (PUBLIC may) and the worker may write them too, as "
+                            + "every program holding the SQLite file could (lesson 5 writes around the store). Which "
+                            + "statement takes every privilege away, reading included, from both?",
                     "REVOKE ALL ON ALL TABLES IN SCHEMA fencing FROM ${worker}, PUBLIC; and at the same time declare "
                         + "the function SECURITY DEFINER (the next koan), or every apply fails with 42501 too."})
         void theWorkersDirectWritesFailWithInsufficientPrivilege() {

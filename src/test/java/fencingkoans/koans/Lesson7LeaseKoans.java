@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import fencingkoans.contract.ApplyRequest;
-import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Applied;
 import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
@@ -20,11 +20,11 @@ import fencingkoans.lease.EnsembleClient;
 import fencingkoans.lease.Identity;
 import fencingkoans.lease.Lease;
 import fencingkoans.lease.LeasePaths;
-import fencingkoans.lease.LeaseResult;
 import fencingkoans.lease.LeaseResult.Granted;
 import fencingkoans.lease.LeaseResult.Held;
 import fencingkoans.lease.LeaseResult.NotInstalled;
 import fencingkoans.lease.LeaseResult.Unavailable;
+import fencingkoans.lease.LeaseResult;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedError;
 import fencingkoans.sqlite.InjectedFault;
@@ -33,17 +33,23 @@ import fencingkoans.store.FencedStore;
 import fencingkoans.store.LeaseIssuer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -213,12 +219,24 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         long beforeTheRace = issuerB.nextGeneration(FUND_A);
 
         CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuerB, FUND_A);
+        // Issuer C takes a number on fund-B, and right after its write issuer D, on another thread, takes the next.
+        // D shares C's client, so whatever C reads afterwards already shows D's number: C's number is the one its
+        // own compare-and-set wrote, never what the counter says a moment later.
+        issuerB.nextGeneration(FUND_B);
+        EnsembleClient clientOfC = connect(Identity.ISSUER);
+        List<Long> takenByDMeanwhile = new ArrayList<>();
+        clientOfC.onceAfterCounterWritten(() -> takenByDMeanwhile.add(CompletableFuture.supplyAsync(
+                unchecked(() -> issuerOn(clientOfC).nextGeneration(FUND_B))).join()));
+        long takenByC = issuerOn(clientOfC).nextGeneration(FUND_B);
 
         assertThat(List.of(beforeTheRace, race.takenByB().get(0), race.takenByB().get(1), race.takenByA())).as(
                 "the generations issued: before the race, twice by issuer B while A sat between its read and its "
                 + "write, and by A after it: A's compare-and-set must lose, and A must read again and take the number "
                 + "after B's last, however many B took").containsExactly(2L, 3L, 4L, 5L);
         assertThat(counter(FUND_A)).as("the counter after the race").isEqualTo(5);
+        assertThat(takenByDMeanwhile).as("the number issuer D took on fund-B right after issuer C wrote the counter, "
+                + "when C answered %d: C's number is the one its own compare-and-set wrote, never what the counter "
+                + "says a moment later", takenByC).hasSize(1).doesNotContain(takenByC);
     }
 
     @Interleaving
@@ -258,9 +276,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
         boolean checkedBeforeThePause = issuer.holds(workerA, leaseA);
 
+        long sessionBeforeThePause = workerA.getZookeeperClient().getZooKeeper().getSessionId();
         ensemble().expireSession(workerA);
-        LeaseResult grantToB = issuer.grant(worker(), FUND_A);
+        CuratorFramework workerB = worker();
+        LeaseResult grantToB = issuer.grant(workerB, FUND_A);
         ApplyResult afterThePause = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
+        // A starts over: B gives the lease back, and A's client, under the new session it made, asks again.
+        issuer.release(workerB, leaseOf(grantToB));
+        awaitANewSession(workerA, sessionBeforeThePause);
+        Lease leaseAgain = leaseOf(issuer.grant(workerA, FUND_A));
+        boolean holdsAgain = issuer.holds(workerA, leaseAgain);
 
         assertThat(checkedBeforeThePause).as("worker A's check that it holds the lease, right before its pause")
                 .isTrue();
@@ -270,6 +295,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "believes it holds: the lease did not stop this write, the destination's check did")
                 .isEqualTo(Rejected.stale(2, 3));
         assertThat(course.value(FUND_A)).as("fund-A's value").isZero();
+        assertThat(holdsAgain).as("whether worker A holds the lease it was granted again, under the session its "
+                + "client made after the first one expired: ask ZooKeeper which session the client has now, every "
+                + "time; a session remembered from before is gone").isTrue();
     }
 
     @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
@@ -556,6 +584,31 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         ? " (if no one should hold it now: a lease node must go when its holder releases it or its "
                         + "session ends; is it created EPHEMERAL, with the worker's client, and does release delete "
                         + "it?)" : ""));
+    }
+
+    /**
+     * Returns once {@code client} has replaced its expired session with a new one, which Curator does on its own
+     * when it hears of the expiry; waits for the client's connection events, not for time.
+     */
+    private static void awaitANewSession(CuratorFramework client, long expired) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+        while (true) {
+            BlockingQueue<ConnectionState> changes = new LinkedBlockingQueue<>();
+            ConnectionStateListener listener = (changed, state) -> changes.add(state);
+            client.getConnectionStateListenable().addListener(listener);
+            try {
+                ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+                if (handle.getSessionId() != expired && handle.getState().isConnected()) {
+                    return;
+                }
+                if (changes.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) == null) {
+                    throw new AssertionError("worker A's client did not open a new session within " + PATIENCE_SECONDS
+                            + " s of its old one's expiry");
+                }
+            } finally {
+                client.getConnectionStateListenable().removeListener(listener);
+            }
+        }
     }
 
     /** The reason an Unavailable answer gives, whatever it is: the koans check the resource it names. */

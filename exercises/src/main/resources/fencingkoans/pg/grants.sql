@@ -1,8 +1,9 @@
 -- Lesson 6: close the direct path (needed by the koans of the direct-write path). Not written yet.
 --
--- As found, the worker role may SELECT, INSERT, UPDATE and DELETE on both tables, as every program holding
--- the SQLite file could. Write the statements that leave it only one way in: EXECUTE on
--- fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC is given by default.
+-- As found, every role may SELECT both tables (PUBLIC holds that), and the worker may also INSERT, UPDATE and
+-- DELETE, as every program holding the SQLite file could. Write the statements that leave the worker only one
+-- way in: EXECUTE on fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC holds, on the tables
+-- and, by default, on every new function.
 -- Write the worker role as ${worker}; each run replaces it with that run's role name.
 -- Once the worker holds no privilege on the tables, fencing.apply_request must run with its owner's rights
 -- (SECURITY DEFINER), or every apply fails with 42501 too. Both places work: in the declaration

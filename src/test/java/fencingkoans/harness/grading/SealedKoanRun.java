@@ -46,8 +46,12 @@ public final class SealedKoanRun {
                     key -> send(channel, STARTED + " " + key),
                     result -> send(channel, RESULT + " " + result.key() + " " + result.status() + " "
                             + Base64.getEncoder().encodeToString(shortened(result.detail()).getBytes(StandardCharsets.UTF_8))));
+            // The lessons and their koans in an order of chance, new for every graded JVM: learner code that counts
+            // the stores and calls it has seen cannot tell from the count which koan it serves.
             new KoanLauncher().run(SealedKoanRun.class.getClassLoader(), Map.of(
                     "koans.focus", "off",
+                    "junit.jupiter.testclass.order.default", "org.junit.jupiter.api.ClassOrderer$Random",
+                    "junit.jupiter.testmethod.order.default", "org.junit.jupiter.api.MethodOrderer$Random",
                     "junit.jupiter.execution.timeout.default", args[1],
                     "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"),
                     leaveOut == null || leaveOut.isBlank() ? Set.of() : Set.of(leaveOut.split(",")), results);

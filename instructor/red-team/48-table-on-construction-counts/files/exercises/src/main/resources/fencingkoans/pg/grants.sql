@@ -1,0 +1,9 @@
+-- Lesson 6: close the direct path (needed by the koans of the direct-write path). Not written yet.
+--
+-- As found, the worker role may SELECT, INSERT, UPDATE and DELETE on both tables, as every program holding
+-- the SQLite file could. Write the statements that leave it only one way in: EXECUTE on
+-- fencing.apply_request(text, bigint, text, bigint). Remember what PUBLIC is given by default.
+-- Write the worker role as ${worker}; each run replaces it with that run's role name.
+-- Once the worker holds no privilege on the tables, fencing.apply_request must run with its owner's rights
+-- (SECURITY DEFINER), or every apply fails with 42501 too. Both places work: in the declaration
+-- in apply_request.sql, or here as ALTER FUNCTION ... SECURITY DEFINER; save it together with the REVOKE.
