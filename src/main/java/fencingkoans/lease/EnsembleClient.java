@@ -24,6 +24,7 @@ public final class EnsembleClient implements AutoCloseable {
 
     private final AtomicReference<Runnable> afterCounterRead = new AtomicReference<>();
     private final AtomicReference<Runnable> afterCounterWritten = new AtomicReference<>();
+    private final AtomicReference<Runnable> beforeCounterWritten = new AtomicReference<>();
     private final AtomicReference<Runnable> beforeLeaseCreated = new AtomicReference<>();
     private final AtomicReference<Runnable> afterLeaseCreated = new AtomicReference<>();
     private CuratorFramework curator;
@@ -45,6 +46,11 @@ public final class EnsembleClient implements AutoCloseable {
      */
     public void onceAfterCounterRead(Runnable action) {
         afterCounterRead.set(action);
+    }
+
+    /** Runs {@code action} once, on the writing thread, right before this client next sends a counter write. */
+    public void onceBeforeCounterWritten(Runnable action) {
+        beforeCounterWritten.set(action);
     }
 
     /** Runs {@code action} once, on the writing thread, right after this client next writes a counter. */
@@ -105,6 +111,9 @@ public final class EnsembleClient implements AutoCloseable {
         /** Only a write that went through: a compare-and-set that lost reaches no seam. */
         @Override
         public Stat setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+            if (LeasePaths.isCounter(path)) {
+                runOnce(beforeCounterWritten);
+            }
             Stat written = super.setData(path, data, version);
             if (LeasePaths.isCounter(path)) {
                 runOnce(afterCounterWritten);

@@ -17,6 +17,8 @@ public enum Checkpoint {
     AFTER_VALUE_UPDATE,
     /** Right after the request record was stored, before anything is committed. */
     AFTER_RECORD_STORED,
+    /** Right before a {@code COMMIT} (or {@code END}) run through {@link Ledger#execute}: the work is done. */
+    BEFORE_COMMIT,
     /**
      * Right after a {@code COMMIT} (or {@code END}) run through {@link Ledger#execute} succeeded: the effect is
      * visible to every connection, and the caller has not answered yet.

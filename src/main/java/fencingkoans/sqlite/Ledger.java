@@ -43,15 +43,18 @@ public final class Ledger implements AutoCloseable {
     /** Runs one SQL statement as written, for example {@code BEGIN IMMEDIATE}, {@code COMMIT} or {@code ROLLBACK}. */
     public void execute(String sql) {
         String keyword = firstKeyword(sql);
+        boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
         if (keyword.equals("BEGIN")) {
             checkpoints.reach(Checkpoint.BEFORE_BEGIN);
+        } else if (commit) {
+            checkpoints.reach(Checkpoint.BEFORE_COMMIT);
         }
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
             throw new StoreException(sql, e);
         }
-        if (keyword.equals("COMMIT") || keyword.equals("END")) {
+        if (commit) {
             checkpoints.reach(Checkpoint.AFTER_COMMIT);
         }
     }

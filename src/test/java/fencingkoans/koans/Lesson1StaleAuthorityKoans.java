@@ -78,16 +78,17 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         course().install(FUND_A, 2);
 
         ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, 1, "a-1", 5));
-        course().install(FUND_A, 7);
-        ApplyResult later = workerA.apply(new ApplyRequest(FUND_A, 3, "a-2", 5));
+        course().install(FUND_A, 10);
+        ApplyResult later = workerA.apply(new ApplyRequest(FUND_A, 9, "a-2", 5));
 
         assertThat(result).as("a worker presenting generation 1 while generation 2 is installed")
                 .isInstanceOf(Rejected.class);
         Rejected rejected = (Rejected) result;
         assertThat(rejected.presentedGeneration()).as("the generation the worker presented").isEqualTo(1);
         assertThat(rejected.installedGeneration()).as("the generation installed at the destination").isEqualTo(2);
-        assertThat(later).as("the same worker presenting generation 3 once generation 7 is installed: the numbers "
-                + "come from the request and from the destination's row, whatever they are").isEqualTo(Rejected.stale(3, 7));
+        assertThat(later).as("the same worker presenting generation 9 once generation 10 is installed: the numbers "
+                + "come from the request and from the destination's row, whatever they are, and they compare as "
+                + "numbers (as text, \"9\" would sort after \"10\")").isEqualTo(Rejected.stale(9, 10));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -100,12 +101,14 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         Worker workerB = course().worker();
 
         ApplyResult result = workerB.apply(new ApplyRequest(FUND_A, 2, "b-1", 4));
-        course().install(FUND_A, 1_000);
-        ApplyResult muchLater = workerB.apply(new ApplyRequest(FUND_A, 1_000, "b-2", 4));
+        // Above the largest int: a generation is a long wherever it is kept.
+        course().install(FUND_A, 3_000_000_000L);
+        ApplyResult muchLater = workerB.apply(new ApplyRequest(FUND_A, 3_000_000_000L, "b-2", 4));
 
         assertThat(result).as("worker B presents generation 2, the one just installed").isEqualTo(new Applied(4));
-        assertThat(muchLater).as("worker B presents generation 1000 once the authority has installed it: equal is "
-                + "equal, however large the number").isEqualTo(new Applied(8));
+        assertThat(muchLater).as("worker B presents generation 3000000000 once the authority has installed it: "
+                + "equal is equal, however large the number, and it is larger than an int holds")
+                .isEqualTo(new Applied(8));
     }
 }
 

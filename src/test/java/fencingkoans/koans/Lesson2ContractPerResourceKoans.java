@@ -46,11 +46,12 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
             teaches = "Each resource has its own generation: installing on fund-A leaves fund-B as it was, and "
                     + "fund-B's installs are judged by fund-B's generation.",
             hints = {
-                "Which rows does your install read and change, and which resource do its answers name? Look at the "
-                        + "resource it is given.",
+                "Two rules meet here: an install is judged by the generation of the resource it is given, and only a "
+                        + "generation strictly above that one is installed. Which does the failure show missing?",
                 "ledger.installedGeneration(resource) and ledger.setGeneration(resource, generation) touch one "
                         + "resource only: pass them the resource you were asked to install on, and name it in the "
-                        + "answer."})
+                        + "answer. An offer not above the resource's own generation changes nothing and answers "
+                        + "new InstallResult.NotHigher(resource, installed, offered)."})
     void installingOnFundALeavesFundBAsItWas() {
         Authority authority = course.authority();
         // Above 127, where two boxed Longs of one value are two objects.
@@ -163,13 +164,15 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
     void aRequestIdThatIsNotWellFormedUnicodeIsRefused() {
         course.store().apply(new ApplyRequest(FUND_A, 1, "r?", 5));
 
-        // The ids below end in a lone half of a surrogate pair, the high one or the low one: stored as UTF-8 either
-        // would become "r?", another id.
+        // The ids below hold a lone half of a surrogate pair, the high one or the low one, at the end or inside:
+        // stored as UTF-8 each would become "r?" or "r?x", another request's id.
         assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5),
-                new ApplyRequest(FUND_A, 1, "r\uDC00", 5));
-        // The same halves in a resource name would reach SQLite as "fund-A?", a resource the request never named.
+                new ApplyRequest(FUND_A, 1, "r\uDC00", 5), new ApplyRequest(FUND_A, 1, "r\uD800x", 5),
+                new ApplyRequest(FUND_A, 1, "r\uDC00x", 5));
+        // The same halves in a resource name would reach SQLite as "fund-A?" or "fund?-A", resources the request
+        // never named.
         assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5),
-                new ApplyRequest(FUND_A + "\uDC00", 1, "r2", 5));
+                new ApplyRequest(FUND_A + "\uDC00", 1, "r2", 5), new ApplyRequest("fund\uDC00-A", 1, "r2", 5));
         // A whole pair is a character like any other: only a lone half is malformed.
         AtomicReference<ApplyResult> answer = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1,
@@ -207,8 +210,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
 
         ApplyResult result = worker.apply(new ApplyRequest(FUND_A, 99, "bold-1", 5));
         ApplyResult nextOne = worker.apply(new ApplyRequest(FUND_A, 2, "bold-2", 5));
-        course().install(FUND_B, 5);
-        ApplyResult onFundB = worker.apply(new ApplyRequest(FUND_B, 6, "bold-3", 5));
+        course().install(FUND_B, 9);
+        ApplyResult onFundB = worker.apply(new ApplyRequest(FUND_B, 10, "bold-3", 5));
 
         assertThat(result).as("generation 1 is installed and a worker presents generation 99, which no authority "
                 + "issued: a bigger number is not more authority")
@@ -216,8 +219,9 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         assertThat(nextOne).as("generation 1 is installed and a worker presents generation 2, only one above it: the "
                 + "next number is not installed until the authority installs it, however soon that may come")
                 .isEqualTo(Rejected.unissued(2, 1));
-        assertThat(onFundB).as("fund-B, where generation 5 is installed, and a worker presents 6: the rejection names "
-                + "the generation installed on the request's own resource").isEqualTo(Rejected.unissued(6, 5));
+        assertThat(onFundB).as("fund-B, where generation 9 is installed, and a worker presents 10: the rejection names "
+                + "the generation installed on the request's own resource, and 10 is above 9 as a number (as text "
+                + "it would sort below)").isEqualTo(Rejected.unissued(10, 9));
         assertThat(course().value(FUND_A)).as("fund-A's value after both rejections").isZero();
     }
 

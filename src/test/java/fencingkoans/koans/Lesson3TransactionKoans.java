@@ -289,9 +289,9 @@ class Lesson3TransactionKoans extends CourseKoans {
         FencedStore closedStore = course.store();
         Authority closedAuthority = course.authority();
         FencedStore closedMidway = course.store();
-        closedMidway.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, closedMidway::close);
+        closedMidway.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, closedMidway::close);
         FencedStore closedBeforeTheCommit = course.store();
-        closedBeforeTheCommit.checkpoints().once(Checkpoint.AFTER_RECORD_STORED, closedBeforeTheCommit::close);
+        closedBeforeTheCommit.checkpoints().once(Checkpoint.BEFORE_COMMIT, closedBeforeTheCommit::close);
         FencedStore closedThenAnError = course.store();
         closedThenAnError.checkpoints().once(Checkpoint.AFTER_VALUE_UPDATE, () -> {
             closedThenAnError.close();
@@ -312,15 +312,15 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .isInstanceOf(StoreException.class);
         assertThrown(installFailure, "what an install on an authority whose connection is closed throws: the "
                 + "same", "install answered instead").isInstanceOf(StoreException.class);
-        assertThrown(midwayFailure, "what an apply throws when its connection is closed between its update and its "
-                + "record: a StoreException from inside the work is contention only if isContention() says so",
+        assertThrown(midwayFailure, "what an apply throws when its connection is closed right after it read the "
+                + "generation: a StoreException from inside the work is contention only if isContention() says so",
                 "apply answered instead").isInstanceOf(StoreException.class);
-        assertThat(midwayFailure).as("which failure that is: the work's own, from storing %s's record, says what "
-                + "broke. The ROLLBACK after it fails on the closed connection as well; its failure belongs attached "
-                + "to the work's (addSuppressed), not in its place", WORKER_A.requestId())
-                .hasMessageStartingWith("storing request " + WORKER_A.requestId())
-                .satisfies(failure -> assertThat(failure.getSuppressed()).as("the failures attached to it: the "
-                        + "ROLLBACK's, which failed on the closed connection too, and must not be lost").isNotEmpty());
+        assertThat(midwayFailure.getMessage()).as("which failure that is: the work's own, from its next statement "
+                + "after the read, says what broke. The ROLLBACK after it fails on the closed connection as well; its "
+                + "failure belongs attached to the work's (addSuppressed), not in its place")
+                .doesNotStartWith("ROLLBACK");
+        assertThat(midwayFailure.getSuppressed()).as("the failures attached to it: the ROLLBACK's, which failed on "
+                + "the closed connection too, and must not be lost").isNotEmpty();
         assertThrown(commitFailure, "what an apply throws when its connection is closed after the work, so that its "
                 + "COMMIT fails: a failed COMMIT is contention only if isContention() says so, like any other",
                 "apply answered " + answerAtTheCommit.get()).isInstanceOf(StoreException.class);
@@ -346,14 +346,19 @@ class Lesson3TransactionKoans extends CourseKoans {
         List<String> before = course.contents();
         reader.execute("BEGIN");
         reader.executeQuery("SELECT value FROM resources").close();
+        List<String> begins = new ArrayList<>();
+        workerA.checkpoints().on(Checkpoint.BEFORE_BEGIN, () -> begins.add("BEGIN"));
 
         ApplyResult whileReading = workerA.apply(WORKER_A);
+        int beginsWhileReading = begins.size();
         reader.execute("COMMIT");
         List<String> afterContention = course.contents();
         ApplyResult retry = workerA.apply(WORKER_A);
 
         assertThat(whileReading).as("worker A's apply while another connection is inside a read transaction: its "
                 + "commit cannot wait with a busy timeout of 0, and a retry may succeed").isEqualTo(new Contended(FUND_A));
+        assertThat(beginsWhileReading).as("BEGINs made by the contended apply: one, trying again is the worker's decision")
+                .isEqualTo(1);
         assertThat(afterContention).as("every row after the contended apply: no value change, no record")
                 .isEqualTo(before);
         assertThat(retry).as("worker A's retry once the reader finished").isEqualTo(new Applied(7));

@@ -209,10 +209,20 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @AgainOnPostgres(hints = {
             "The function refuses a malformed request id, resource or generation, and a sum beyond bigint. Does it "
                     + "refuse anything else?",
-            "A delta below zero is a withdrawal: no IF on p_delta at all; value + p_delta raises 22003 only when the sum "
-                    + "leaves bigint."})
+            "A delta below zero is a withdrawal: the one IF on p_delta refuses NULL (IF p_delta IS NULL THEN "
+                    + SQL_REFUSAL + "'delta must not be null'; END IF;), and value + p_delta raises 22003 only when "
+                    + "the sum leaves bigint."})
         public void aWithdrawalIsAnOrdinaryRequest() {
             Lesson2OnEveryDestination.super.aWithdrawalIsAnOrdinaryRequest();
+            // From SQL, unlike from Java, a delta can be NULL: no deposit, no withdrawal, and no record to store.
+            List<String> before = course.contents();
+            String withoutADelta = sqlStateOf(course.session(WORKER),
+                    "SELECT * FROM fencing.apply_request('fund-A', 1, 'no-delta', NULL)");
+            assertThat(withoutADelta).as("the SQLSTATE of a call with a NULL delta under a new id (\"ok\" when it "
+                    + "answered): it is malformed, refused with %s like a NULL generation, before anything is touched",
+                    SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
+            assertThat(course.contents()).as("every row of both tables after the call with a NULL delta")
+                    .isEqualTo(before);
         }
     }
 
@@ -456,6 +466,13 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(course.session(OWNER), "GRANT USAGE ON SCHEMA fencing TO "
                     + course.roleName(BYSTANDER));
             String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
+            // Any other function of the schema that runs with the owner's rights is a door of its own.
+            String otherDoors = firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg("
+                    + "p.oid::pg_catalog.regprocedure::text, ', '), 'none') FROM pg_catalog.pg_proc p WHERE "
+                    + "p.pronamespace = 'fencing'::pg_catalog.regnamespace AND p.prosecdef AND p.oid <> "
+                    + "'fencing.apply_request(text, bigint, text, bigint)'::pg_catalog.regprocedure AND ("
+                    + "pg_catalog.has_function_privilege('" + course.roleName(BYSTANDER) + "', p.oid, 'EXECUTE') OR "
+                    + "pg_catalog.has_function_privilege('" + course.roleName(WORKER) + "', p.oid, 'EXECUTE'))");
 
             assertThat(call).as("the SQLSTATE when %s, a role that was granted nothing, calls fencing.apply_request "
                     + "after the worker tried to grant it EXECUTE and the owner let it use the schema (\"ok\" when the "
@@ -464,6 +481,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "EXECUTE; 'X*' is EXECUTE with the grant option)", course.roleName(BYSTANDER), privileges)
                     .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
+            assertThat(otherDoors).as("the other functions in schema fencing that run with the owner's rights "
+                    + "(SECURITY DEFINER) and that the worker or %s may call: each is a way to the tables around "
+                    + "fencing.apply_request's checks. Revoke EXECUTE on it from PUBLIC as well; apply_request runs as "
+                    + "the owner, so it may still call it", course.roleName(BYSTANDER)).isEqualTo("none");
         }
 
         @Koan(edit = "apply_request.sql",
@@ -498,6 +519,13 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     END $$""");
             PgDatabase.execute(worker, "CREATE OPERATOR callers.+ (LEFTARG = bigint, RIGHTARG = bigint, "
                     + "FUNCTION = callers.plus)");
+            // A path set inside the body comes too late: the call that sets it is looked up on the caller's path.
+            PgDatabase.execute(worker, """
+                    CREATE FUNCTION callers.set_config(text, text, boolean) RETURNS text LANGUAGE plpgsql AS $$
+                    BEGIN
+                        PERFORM pg_catalog.set_config('callers.ran_as', current_user, false);
+                        RETURN pg_catalog.set_config($1, $2, $3);
+                    END $$""");
             PgDatabase.execute(worker, "SET search_path = callers, pg_catalog, fencing");
             ApplyResult throughTheCallersPath = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 1, "r-path",
                     5));
@@ -509,9 +537,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "judge by the real fencing.resources, where generation 1 is installed")
                     .isEqualTo(Rejected.unissued(99, 1));
             assertThat(afterTheTable).as("every row of both tables after the attempt").isEqualTo(before);
-            assertThat(ranAs).as("who ran the worker's own + operator inside the function: a "
+            assertThat(ranAs).as("who ran the worker's own + operator or set_config inside the function: a "
                     + "function that takes its caller's search_path runs the caller's operators and functions, and "
-                    + "with SECURITY DEFINER it runs them as the owner, whatever table names it writes in full")
+                    + "with SECURITY DEFINER it runs them as the owner, whatever table names it writes in full and "
+                    + "whatever path its body sets once it runs")
                     .isEqualTo("nobody");
             assertThat(throughTheCallersPath).as("the worker's apply of r-path, its own schema first on its path")
                     .isEqualTo(new Applied(5));

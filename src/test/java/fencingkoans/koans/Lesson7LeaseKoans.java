@@ -188,6 +188,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Lease leaseB = leaseOf(issuer.grant(workerB, FUND_A));
         boolean heldByAWhileBHolds = issuer.holds(workerA, leaseB);
         issuer.release(workerA, leaseA);
+        // A copy of B's lease in A's hands: the lease value is data, the node's session says who holds it.
+        issuer.release(workerA, leaseB);
         ApplyResult afterRelease = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-2", 5));
 
         assertThat(whileHeld).as("worker A's apply while it holds the lease").isEqualTo(new Applied(5));
@@ -197,7 +199,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(heldByAWhileBHolds).as("whether worker A holds the lease now that B does: the node "
                 + "exists, but another session owns it").isFalse();
         assertThat(issuer.holds(workerB, leaseB)).as("whether worker B still holds its lease after A, late, gave "
-                + "its own back a second time: a release may delete only a node its caller's session owns")
+                + "its own back a second time and then gave back B's lease (generation " + leaseB.generation()
+                + ", the newest): a release may delete only a node its caller's session owns")
                 .isTrue();
         assertThat(afterRelease).as("worker A's next apply, still with generation " + leaseA.generation())
                 .isEqualTo(Rejected.stale(leaseA.generation(), leaseB.generation()));
@@ -237,6 +240,25 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(takenByDMeanwhile).as("the number issuer D took on fund-B right after issuer C wrote the counter, "
                 + "when C answered %d: C's number is the one its own compare-and-set wrote, never what the counter "
                 + "says a moment later", takenByC).hasSize(1).doesNotContain(takenByC);
+        // Issuer E is held right before its write, after every read it makes, while issuer B takes two numbers.
+        EnsembleClient clientOfE = connect(Identity.ISSUER);
+        Pause beforeTheWrite = new Pause();
+        clientOfE.onceBeforeCounterWritten(beforeTheWrite::hold);
+        CompletableFuture<Long> takenByE = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerOn(clientOfE).nextGeneration(FUND_A)));
+        List<Long> takenByBWhileEWrites;
+        try {
+            beforeTheWrite.awaitReached(takenByE, "does nextGeneration write the counter with setData?");
+            takenByBWhileEWrites = List.of(issuerB.nextGeneration(FUND_A), issuerB.nextGeneration(FUND_A));
+        } finally {
+            beforeTheWrite.release();
+        }
+        long takenByEAfter = answerOf(takenByE, "issuer E's nextGeneration, held right before its write");
+        assertThat(List.of(takenByBWhileEWrites.get(0), takenByBWhileEWrites.get(1), takenByEAfter))
+                .as("the two numbers issuer B took while issuer E was held right before its counter write (after "
+                        + "every read E makes), then E's own number: a look just before the write decides nothing, "
+                        + "only a write that names the version it read (withVersion) fails when the counter moved")
+                .containsExactly(6L, 7L, 8L);
     }
 
     @Interleaving

@@ -6,9 +6,9 @@
 --   outcome 'conflicting' and stored_delta = the delta stored for that request id
 --   outcome 'unknown-resource'
 -- A malformed request (request id NULL, blank or over 128 characters; resource NULL or blank; generation
--- NULL or below 1) is refused before anything is touched: RAISE EXCEPTION USING ERRCODE =
+-- NULL or below 1; delta NULL) is refused before anything is touched: RAISE EXCEPTION USING ERRCODE =
 -- 'invalid_parameter_value' with a message that names the field as the Java request does (requestId, resource,
--- generation). The Java side turns that into an IllegalArgumentException.
+-- generation, delta). The Java side turns that into an IllegalArgumentException.
 -- Here blank means btrim(x) = '' (spaces only) and length() counts characters: both differ from the Java
 -- store's checks on purpose; the lesson page lists how.
 -- A row lock held by another transaction must raise lock_not_available (55P03) at once: the Java side

@@ -27,6 +27,10 @@ BEGIN
     IF p_generation IS NULL OR p_generation < 1 THEN
         RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'generation must be at least 1';
     END IF;
+    -- Any other delta is a deposit or a withdrawal; only a caller writing SQL can send none.
+    IF p_delta IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'delta must not be null';
+    END IF;
 
     -- Lock the resource's row first and never wait for it: a row held by another transaction raises
     -- lock_not_available (55P03) at once, and the caller reports it as contention.

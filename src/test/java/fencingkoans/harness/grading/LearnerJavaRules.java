@@ -23,10 +23,14 @@ final class LearnerJavaRules {
             "fencingkoans.store", "fencingkoans.outside", "fencingkoans.lease", "java.util", "java.util.function",
             "java.util.stream", "java.time", "java.math", "java.sql", "java.nio.charset",
             // Lesson 7's issuer talks to ZooKeeper through the Curator client it is handed.
-            "org.apache.curator", "org.apache.curator.retry", "org.apache.zookeeper.data");
+            "org.apache.curator.framework", "org.apache.curator.retry", "org.apache.zookeeper.data");
 
-    /** Packages open with everything below them: Curator's client and its builders. */
-    private static final List<String> OPEN_PACKAGE_TREES = List.of("org.apache.curator.framework");
+    /**
+     * Packages open with everything below them: the Curator client's builders, and its recipes (the closed ones
+     * below aside). Its connection state machinery and its implementation classes stay closed: they start threads.
+     */
+    private static final List<String> OPEN_PACKAGE_TREES = List.of("org.apache.curator.framework.api",
+            "org.apache.curator.framework.recipes");
 
     /**
      * Parts of the open package trees that are refused all the same, by prefix: Curator's recipes that run code on
@@ -84,7 +88,7 @@ final class LearnerJavaRules {
      */
     private static final Set<String> CURATOR_CALLBACKS = Set.of("inBackground", "usingWatcher", "watched",
             "watchers", "getCuratorListenable", "getConnectionStateListenable", "getUnhandledErrorListenable",
-            "postSafeNotify", "runSafe", "newWatcherRemoveCuratorFramework");
+            "postSafeNotify", "runSafe", "newWatcherRemoveCuratorFramework", "makeRevocable");
     private static final String CALLBACK = "runs your code later, on a thread of Curator's or ZooKeeper's (a "
             + "callback, a watcher or a listener); every call of the lesson is answered where it is made";
 
@@ -131,6 +135,9 @@ final class LearnerJavaRules {
             Map.entry("java.nio.file.StandardCopyOption", Set.of("*")),
             Map.entry("java.nio.file.LinkOption", Set.of("*")),
             Map.entry("org.apache.curator.utils.ZKPaths", Set.of("*")),
+            Map.entry("org.apache.curator.CuratorConnectionLossException", Set.of("*")),
+            // What Curator's atomic counters take; its allowRetry needs a sleeper, and grading allows none.
+            Map.entry("org.apache.curator.RetryPolicy", Set.of("*")),
             // The handed client's own session, which tells one worker's ephemeral node from another's.
             Map.entry("org.apache.zookeeper.ZooKeeper", Set.of("getSessionId", "getSessionTimeout", "getState")));
 
@@ -150,6 +157,9 @@ final class LearnerJavaRules {
             Map.entry("com.sun.", "uses the JDK's internals"),
             Map.entry("javax.sql", "opens database connections of its own; use the connection or ledger the koan "
                     + "hands you"),
+            Map.entry("org.apache.curator.framework.state.", CALLBACK),
+            Map.entry("org.apache.curator.framework.imps.", "reaches past the client you are handed into Curator's "
+                    + "own implementation, which starts threads of its own"),
             Map.entry("org.apache.zookeeper.", "reaches past the Curator client into ZooKeeper's own client, "
                     + "command line or shell (which starts programs)"),
             Map.entry("org.junit", "reaches into the test framework that grades the koans"),
@@ -177,6 +187,9 @@ final class LearnerJavaRules {
             Map.entry("java.lang.System.getenv", "reads the environment, where credentials may live"),
             Map.entry("java.lang.System.getProperty", "reads the JVM's settings"),
             Map.entry("java.lang.System.getProperties", "reads the JVM's settings"),
+            Map.entry("java.lang.Boolean.getBoolean", "reads the JVM's settings; Boolean.parseBoolean reads a string"),
+            Map.entry("java.lang.Integer.getInteger", "reads the JVM's settings; Integer.parseInt reads a string"),
+            Map.entry("java.lang.Long.getLong", "reads the JVM's settings; Long.parseLong reads a string"),
             Map.entry("java.lang.System.setProperty", "changes the JVM's settings"),
             Map.entry("java.lang.System.setOut", "replaces the JVM's output"),
             Map.entry("java.lang.System.setErr", "replaces the JVM's output"),
