@@ -82,7 +82,13 @@ public final class Database {
     }
 
     public static Connection connect(Path file, Duration busyTimeout, FileUse use) {
+        String path = file.toAbsolutePath().toString();
+        if (path.contains("?")) {
+            // The driver would read what follows as settings of the connection (load_extension among them).
+            throw new IllegalArgumentException("a database file's path may not contain '?': " + path);
+        }
         SQLiteConfig config = new SQLiteConfig();
+        config.enableLoadExtension(false);
         config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
         config.enforceForeignKeys(true);
         if (use == FileUse.SCRATCH) {
@@ -90,7 +96,7 @@ public final class Database {
             config.setJournalMode(SQLiteConfig.JournalMode.PERSIST);
         }
         try {
-            return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+            return DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
         } catch (SQLException e) {
             throw new StoreException("opening " + file, e);
         }

@@ -181,7 +181,9 @@ class Lesson3TransactionKoans extends CourseKoans {
                         because(rivalAfterCommit.get(), "install never ran COMMIT through ledger.execute"))
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));
         assertThat(afterInstall).as("A's retry once generations 2 and 3 are installed").isEqualTo(Rejected.stale(1, 3));
-        assertThat(retriedAgain).as("A's next retry: a stale generation stays stale").isEqualTo(Rejected.stale(1, 3));
+        assertThat(retriedAgain).as("A's next retry: a stale generation stays stale (a Replayed answer here means "
+                + "that A's rejected apply left a request record behind: only an applied request gets one, koan 4.9)")
+                .isEqualTo(Rejected.stale(1, 3));
     }
 
     @Koan(edit = "ImmediateTransaction.run and FencedStore.apply",

@@ -189,14 +189,20 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         ApplyRequest reused = new ApplyRequest(FUND_A, 1, "r1", 9);
         ApplyRequest reusedUnderTheNewGeneration = new ApplyRequest(FUND_A, 2, "r1", 9);
 
+        ApplyRequest reusedAheadOfTheInstall = new ApplyRequest(FUND_A, 3, "r1", 9);
+
         ApplyResult result = worker.apply(reused);
         ApplyResult underTheNewGeneration = worker.apply(reusedUnderTheNewGeneration);
+        ApplyResult aheadOfTheInstall = worker.apply(reusedAheadOfTheInstall);
 
         assertThat(result).as("r1 reused with delta 9 after generation 2 was installed")
                 .isEqualTo(Rejected.conflicting(reused, 7));
         assertThat(underTheNewGeneration).as("r1 reused with delta 9 and generation 2: the conflict names the "
                 + "generation this request presented, not the one its record was applied under")
                 .isEqualTo(Rejected.conflicting(reusedUnderTheNewGeneration, 7));
+        assertThat(aheadOfTheInstall).as("r1 reused with delta 9 and generation 3, which was never installed: the "
+                + "record answers before any generation check, for a conflict as for a replay")
+                .isEqualTo(Rejected.conflicting(reusedAheadOfTheInstall, 7));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -217,7 +223,7 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         ApplyResult olderRepeat = worker.apply(new ApplyRequest(FUND_A, 1, "r2", 3));
 
         assertThat(aheadOfTheInstall).as("r1 sent again with generation 2 before the destination has installed it: "
-                + "the record answers first, whatever generation the repeat presents, even one never issued")
+                + "the record answers first, whatever generation the repeat presents, even one not installed yet")
                 .isEqualTo(new Replayed(7));
         assertThat(retry).as("r1 was applied under generation 1 and its answer lost; the worker, now holding "
                 + "generation 2, sends r1 again: it is the same request, and it did happen").isEqualTo(new Replayed(7));

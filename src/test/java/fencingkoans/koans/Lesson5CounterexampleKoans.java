@@ -22,7 +22,10 @@ import fencingkoans.sqlite.Database;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.Counterexamples;
 import fencingkoans.store.FencedStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -61,16 +64,30 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 "You are writing the attack, not a defence. Any program that can open the file can run SQL.",
                 "A PreparedStatement: UPDATE resources SET value = ? WHERE name = ?. The method declares no "
                         + "checked exception: wrap an SQLException, for example in new StoreException(\"...\", e)."})
-    void aDirectSqlWriteBypassesTheContract() {
+    void aDirectSqlWriteBypassesTheContract() throws Exception {
         course.authority().install(FUND_B, 2);
         FencedStore staleWorker = course.store();
         ApplyResult throughTheStore = staleWorker.apply(ON_FUND_B);
+        Connection direct = course.connection();
+        // A look-alike: SQLite's LIKE ignores the case of ASCII letters, so only = names the one resource.
+        try (Statement statement = direct.createStatement()) {
+            statement.execute("INSERT INTO resources (name, generation, value) VALUES ('FUND-B', 1, 5)");
+        }
 
-        Counterexamples.writeAroundTheStore(course.connection(), FUND_B, 1_000);
+        Counterexamples.writeAroundTheStore(direct, FUND_B, 1_000);
+        boolean stillOpen = !direct.isClosed();
 
         assertThat(throughTheStore).as("the stale worker through apply").isEqualTo(Rejected.stale(1, 2));
         assertThat(course.value(FUND_B)).as("fund-B's value, %d before, after the same worker wrote 1000 around the "
                 + "store: the fence only guards the door it stands in", FUND_B_START_VALUE).isEqualTo(1_000);
+        assertThat(course.state(FUND_B)).as("fund-B after the direct write: its value changed, and its generation, "
+                + "2, is still the one installed; a write that puts the whole row back (INSERT OR REPLACE) would "
+                + "also hand the stale worker its generation again").isEqualTo(new ResourceState(FUND_B, 2, 1_000));
+        assertThat(course.state("FUND-B")).as("the resource FUND-B, named like fund-B but for the case of its "
+                + "letters: a name is matched exactly (=), not as a LIKE pattern")
+                .isEqualTo(new ResourceState("FUND-B", 1, 5));
+        assertThat(stillOpen).as("whether the connection the koan lent to writeAroundTheStore is still open: the "
+                + "caller opened it and the caller closes it").isTrue();
         assertThat(course.state(FUND_A)).as("fund-A after the write on fund-B: the counterexample writes the one "
                 + "resource it names, and nothing else").isEqualTo(new ResourceState(FUND_A, 1, 0));
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
@@ -87,9 +104,12 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         FencedStore staleWorker = course.store();
         ApplyRequest underGeneration2 = new ApplyRequest(FUND_A, 2, "r2", 7);
         ApplyResult beforeRestore = staleWorker.apply(underGeneration2);
+        ApplyRequest underGeneration4 = new ApplyRequest(FUND_A, 4, "r4", 3);
+        ApplyResult byTheHolder = course.store().apply(underGeneration4);
 
         Counterexamples.restoreGeneration(course.connection(), FUND_A, 2);
         ApplyResult afterRestore = staleWorker.apply(underGeneration2);
+        ApplyResult holdersRetry = course.store().apply(underGeneration4);
 
         assertThat(beforeRestore).as("the worker that still holds generation 2, before the bad recovery")
                 .isEqualTo(Rejected.stale(2, 4));
@@ -98,8 +118,13 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.state(FUND_B)).as("fund-B after the recovery on fund-A: the counterexample restores the "
                 + "one resource it names, and nothing else")
                 .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
+        assertThat(byTheHolder).as("r4, by the worker holding generation 4, before the recovery")
+                .isEqualTo(new Applied(3));
         assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
-                + "be as right as the generation it holds").isEqualTo(new Applied(7));
+                + "be as right as the generation it holds").isEqualTo(new Applied(10));
+        assertThat(holdersRetry).as("r4 retried after the recovery: the counterexample puts back the generation "
+                + "only, so r4's record is still there and answers it; forgetting records is another counterexample, "
+                + "the restored copy's").isEqualTo(new Replayed(3));
     }
 
     @Koan(edit = "Counterexamples.restoreCopy",
@@ -115,11 +140,14 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         course.close();
 
         Counterexamples.restoreCopy(oldCopy, course.file());
+        boolean copyKept = Files.isRegularFile(oldCopy);
         ApplyResult retryAfterRestore = course.store().apply(R1);
 
         assertThat(original).as("r1 applied before the restore").isEqualTo(new Applied(7));
         assertThat(retryAfterRestore).as("r1 retried after the old copy was restored: the record is gone, so the "
                 + "same intent is applied a second time").isEqualTo(new Applied(7));
+        assertThat(copyKept).as("whether last night's copy is still there after the restore: a restore copies the "
+                + "backup over the live file, it does not use it up (Files.copy, not Files.move)").isTrue();
     }
 
     @Koan(edit = "Counterexamples.applyWithExternalCallInside",

@@ -223,6 +223,13 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
             assertThat(course.contents()).as("every row of both tables after the call with a NULL delta")
                     .isEqualTo(before);
+            // The same under w-1's id, which has a record: the request is malformed whatever the record says.
+            String withoutADeltaUnderW1 = sqlStateOf(course.session(WORKER),
+                    "SELECT * FROM fencing.apply_request('fund-B', 1, 'w-1', NULL)");
+            assertThat(withoutADeltaUnderW1).as("the SQLSTATE of a call with a NULL delta under w-1's id, which was "
+                    + "applied (\"ok\" when it answered, conflicting say): a NULL delta is refused before the record is "
+                    + "looked up, as every check of the request comes before the lock").isEqualTo(
+                    SqlState.INVALID_PARAMETER_VALUE);
         }
     }
 
@@ -266,6 +273,14 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "would read _ and % in an id as wildcards)."})
         public void requestIdsArePerResource() {
             Lesson4OnEveryDestination.super.requestIdsArePerResource();
+            // An id is a value, never part of the query's text: a quote in it is a character like any other.
+            List<String> quoted = List.of("o'clock-1", "x' OR request_id <> '");
+            List<Object> answers = quoted.stream()
+                    .map(id -> answerOrFailure(course.worker(), new ApplyRequest(FUND_A, 1, id, 1))).toList();
+            assertThat(answers).as("\"%s\" on fund-A, after the four requests above took it to 28: each is a "
+                    + "request of its own. A lookup that pastes the id into its SQL text fails on the first quote, "
+                    + "and with the second id finds another worker's record", String.join("\", \"", quoted))
+                    .containsExactly(new Applied(29), new Applied(30));
         }
 
         @Override
@@ -345,6 +360,30 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "row: nothing was decided, so it is neither applied nor rejected").isEqualTo(new Contended(FUND_A));
             assertThat(afterInstall).as("the same request once the install committed: contention is retried away, "
                     + "staleness is not").isEqualTo(Rejected.stale(1, 2));
+
+            // While the row is held, nothing is decided, not even what the committed row seems to settle already:
+            // r2's record answers before any generation, and generation 4 may be about to be installed.
+            ApplyRequest r2 = new ApplyRequest(FUND_A, 2, "r2", 5);
+            ApplyRequest underTheNext = new ApplyRequest(FUND_A, 4, "r4", 3);
+            ApplyResult r2Applied = workerA.apply(r2);
+            course.install(FUND_A, 3);
+            Connection nextInstall = course.session(OWNER);
+            nextInstall.setAutoCommit(false);
+            PgDatabase.execute(nextInstall, "UPDATE fencing.resources SET generation = 4 WHERE name = 'fund-A'");
+            Object r2WhileHeld = answerOrFailure(workerA, r2);
+            Object nextWhileHeld = answerOrFailure(course.worker(), underTheNext);
+            nextInstall.commit();
+            nextInstall.setAutoCommit(true);
+
+            assertThat(r2Applied).as("r2 under generation 2, once installed").isEqualTo(new Applied(5));
+            assertThat(List.of(r2WhileHeld, nextWhileHeld)).as("r2 sent again with generation 2 after generation 3 "
+                    + "was installed, and r4 with generation 4, both while an uncommitted install of 4 holds fund-A's "
+                    + "row: a function that judges the committed row without its lock answers r2 stale (but r2 was "
+                    + "applied: its record answers first) and r4 unissued (but 4 is being installed). Whatever the "
+                    + "row seems to say, a held row is contention").containsExactly(new Contended(FUND_A),
+                    new Contended(FUND_A));
+            assertThat(List.of(workerA.apply(r2), course.worker().apply(underTheNext))).as("the same two requests "
+                    + "once the install of 4 committed").containsExactly(new Replayed(5), new Applied(8));
         }
 
         @Koan(edit = "apply_request.sql",
@@ -421,6 +460,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + course.roleName(WORKER) + "', t, 'SELECT, INSERT, UPDATE, REFERENCES')"))
                     .as("the tables on which the worker keeps any privilege, on the table or on one of its columns "
                             + "(a column grant reads or writes as surely as a table grant)").isEqualTo("none");
+            assertThat(firstValue(course.session(OWNER), "SELECT pg_catalog.has_schema_privilege('"
+                    + course.roleName(WORKER) + "', 'fencing', 'CREATE')")).as("may the worker create objects in "
+                    + "schema fencing? The function looks names up there, with its owner's rights, and so does every "
+                    + "migration: the worker keeps USAGE, which PUBLIC holds, and nothing more").isEqualTo("f");
             assertThat(course.contents()).as("every row of both tables after the refused writes").isEqualTo(before);
         }
 

@@ -513,8 +513,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "Only the issuer's identity may change the counter: a worker's client is refused with NoAuth.",
             hints = {
                 "If you create the counter withACL(Identity.counterAcl(), true), as the first koan's hints said, "
-                        + "this passes as soon as you reach it: it guards that. If not: who may write the counter "
-                        + "node, and its parent, is decided when they are created. What ACL did yours get?",
+                        + "this passes as soon as you reach it: it guards that, unless nextGeneration starts again on "
+                        + "a failure other than BadVersionException (a worker's NoAuth never goes away). If not: who "
+                        + "may write the counter node, and its parent, is decided when they are created. What ACL did "
+                        + "yours get?",
                 "Create the counter with withACL(Identity.counterAcl(), true): the true puts the ACL on the parents "
                         + "Curator creates too, so that no worker can delete the counter and create it anew."})
     void onlyTheIssuersIdentityMayChangeTheCounter() throws Exception {
@@ -549,6 +551,19 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "grant had taken the lease before the counter refused it, and whatever fails after the lease gives "
                 + "it back")
                 .isEqualTo(new Granted(new Lease(FUND_A, issued + 2)));
+
+        // The leases' parent made read-only for workers: now the lease's own create is refused, not lost.
+        String leaseOnB = LeasePaths.lease(FUND_B);
+        connect(Identity.ISSUER).curator().setACL().withACL(Identity.counterAcl())
+                .forPath(leaseOnB.substring(0, leaseOnB.lastIndexOf('/')));
+        AtomicReference<LeaseResult> answerToARefusedCreate = new AtomicReference<>();
+        Throwable refusedCreate = catchThrowable(() -> answerToARefusedCreate.set(issuer.grant(worker(), FUND_B)));
+        assertThrown(refusedCreate, "a grant whose lease create is refused by the ACL of the leases' parent: a "
+                + "refusal is no lost connection, before the lease as after it, so grant passes it on", "it answered "
+                + answerToARefusedCreate.get() + " instead (does grant catch more than ConnectionLossException around "
+                + "the create?)").isInstanceOf(KeeperException.NoAuthException.class);
+        assertThat(course.state(FUND_B).generation()).as("fund-B's installed generation after the refused create: "
+                + "nothing was issued or installed").isEqualTo(1);
     }
 
     @Koan(edit = "LeaseIssuer.grant",

@@ -15,6 +15,8 @@ final class LearnerJavaRules {
     private static final String REFLECTION = "looks into or changes classes at run time (reflection)";
     private static final String ENSEMBLE = "starts or reaches ZooKeeper servers of its own; lesson 7's issuer needs "
             + "only the client the koan hands you";
+    private static final String OWN_CONNECTION = "opens database connections of its own; use the connection or "
+            + "ledger the koan hands you";
     private static final String PARALLEL = "runs code on threads of the JVM's shared pool; no koan of this course "
             + "needs one";
 
@@ -67,10 +69,8 @@ final class LearnerJavaRules {
             Map.entry("java.util.ResourceBundle", "loads classes found by name at run time"),
             Map.entry("java.util.stream.StreamSupport", "makes streams that can run on threads of the JVM's shared "
                     + "pool; Collection.stream and Stream.of make every stream a solution needs"),
-            Map.entry("java.sql.DriverManager", "opens database connections of its own; use the connection or "
-                    + "ledger the koan hands you"),
-            Map.entry("java.sql.Driver", "opens database connections of its own; use the connection or ledger the "
-                    + "koan hands you"),
+            Map.entry("java.sql.DriverManager", OWN_CONNECTION),
+            Map.entry("java.sql.Driver", OWN_CONNECTION),
             Map.entry("fencingkoans.lease.Ensemble", ENSEMBLE),
             Map.entry("fencingkoans.lease.EnsembleClient", ENSEMBLE),
             Map.entry("fencingkoans.lease.LocalServers", ENSEMBLE));
@@ -155,8 +155,7 @@ final class LearnerJavaRules {
             Map.entry("sun.", "uses the JDK's unsafe internals"),
             Map.entry("jdk.", "uses the JDK's internals"),
             Map.entry("com.sun.", "uses the JDK's internals"),
-            Map.entry("javax.sql", "opens database connections of its own; use the connection or ledger the koan "
-                    + "hands you"),
+            Map.entry("javax.sql", OWN_CONNECTION),
             Map.entry("org.apache.curator.framework.state.", CALLBACK),
             Map.entry("org.apache.curator.framework.imps.", "reaches past the client you are handed into Curator's "
                     + "own implementation, which starts threads of its own"),
@@ -199,6 +198,11 @@ final class LearnerJavaRules {
             Map.entry("java.lang.System.console", "reads the terminal"),
             Map.entry("java.lang.System.in", "reads the JVM's input"),
             Map.entry("java.lang.Class.forName", "loads classes by name (reflection)"),
+            Map.entry("fencingkoans.sqlite.Database.connect", OWN_CONNECTION),
+            Map.entry("fencingkoans.sqlite.Database.create", OWN_CONNECTION),
+            Map.entry("fencingkoans.sqlite.Database.snapshot", "writes a file; lesson 5 needs only Files.copy(Path, "
+                    + "Path, ...)"),
+            Map.entry("fencingkoans.sqlite.Ledger.open", OWN_CONNECTION),
             Map.entry("fencingkoans.sqlite.Checkpoints.clear", "takes away the koans' own seams; lesson 5 needs "
                     + "only once or on"),
             Map.entry("java.util.Locale.setDefault", "changes the JVM's settings"),

@@ -1,6 +1,10 @@
 package fencingkoans.harness.grading;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -34,6 +38,9 @@ record Submission(Path folder, List<String> files) {
                 } else if (!shipped.contains(name)) {
                     refusals.add(name + " (not a file the course ships; a submission is only the learner files "
                             + "under exercises/)");
+                } else if (!isText(path)) {
+                    refusals.add(name + " (not text: every learner file is Java or SQL source, UTF-8 with no NUL "
+                            + "byte)");
                 } else {
                     present.add(name);
                 }
@@ -42,6 +49,23 @@ record Submission(Path folder, List<String> files) {
         shipped.stream().filter(file -> !present.contains(file)).forEach(file -> refusals.add(file
                 + " (missing; put the shipped stub back, then write your own code in it)"));
         return refusals;
+    }
+
+    /** UTF-8 without a NUL byte: a compiled library or class file dressed as a learner file is not. */
+    private static boolean isText(Path file) throws IOException {
+        byte[] content = Files.readAllBytes(file);
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+        for (byte b : content) {
+            if (b == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     List<LearnerJavaCheck.LearnerFile> javaFiles() {
