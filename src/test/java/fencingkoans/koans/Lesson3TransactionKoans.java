@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 @Interleaving
@@ -348,11 +349,11 @@ class Lesson3TransactionKoans extends CourseKoans {
         List<String> before = course.contents();
         reader.execute("BEGIN");
         reader.executeQuery("SELECT value FROM resources").close();
-        List<String> begins = new ArrayList<>();
-        workerA.checkpoints().on(Checkpoint.BEFORE_BEGIN, () -> begins.add("BEGIN"));
+        AtomicInteger begins = new AtomicInteger();
+        workerA.checkpoints().on(Checkpoint.BEFORE_BEGIN, begins::incrementAndGet);
 
         ApplyResult whileReading = workerA.apply(WORKER_A);
-        int beginsWhileReading = begins.size();
+        int beginsWhileReading = begins.get();
         reader.execute("COMMIT");
         List<String> afterContention = course.contents();
         ApplyResult retry = workerA.apply(WORKER_A);

@@ -188,7 +188,6 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         course().install(FUND_A, 2);
         ApplyRequest reused = new ApplyRequest(FUND_A, 1, "r1", 9);
         ApplyRequest reusedUnderTheNewGeneration = new ApplyRequest(FUND_A, 2, "r1", 9);
-
         ApplyRequest reusedAheadOfTheInstall = new ApplyRequest(FUND_A, 3, "r1", 9);
 
         ApplyResult result = worker.apply(reused);
