@@ -76,14 +76,17 @@ record Pitfall(String name, String mistake, List<String> caughtBy, List<String> 
     }
 
     /**
-     * The lesson classes whose koans can see this variant's change: a change to the SQL reaches lesson 6 alone, a
-     * change to the Java track every other lesson, since lesson 6 runs the SQL through given code only.
+     * The lesson classes this variant runs: those its note names, where its change can reach them. A change to the
+     * SQL reaches lesson 6 alone, a change to the Java track every other lesson, since lesson 6 runs the SQL through
+     * given code only. A named koan in a lesson the change cannot reach does not run, and the check says so.
      */
     Predicate<String> lessonsItReaches() {
         List<String> changed = diff.stream().filter(line -> line.startsWith("+++ ")).toList();
         boolean sql = changed.stream().anyMatch(file -> file.endsWith(".sql"));
         boolean java = changed.stream().anyMatch(file -> !file.endsWith(".sql"));
-        return lesson -> lesson.equals(SQL_LESSON) ? sql : java;
+        List<String> named = caughtBy.stream().map(koan -> koan.split("#")[0]).distinct().toList();
+        return lesson -> (lesson.equals(SQL_LESSON) ? sql : java)
+                && named.contains(lesson.substring(lesson.lastIndexOf('.') + 1));
     }
 
     private static String field(List<String> lines, String label, Path file) {
