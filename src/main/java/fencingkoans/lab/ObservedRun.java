@@ -69,6 +69,10 @@ public final class ObservedRun {
         } catch (NotWrittenYet stub) {
             out.println("  stopped: " + stub.method() + " is not written yet (" + stub.file() + ")");
             missing.add(title + ": " + stub.method() + " is not written yet");
+        } catch (InterruptedException e) {
+            // Someone asked the walkthrough to stop: stop it, and keep the request for whoever called it.
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the walkthrough was interrupted in the scenario: " + title, e);
         } catch (Exception e) {
             // Code written halfway stops its scenario, not the walkthrough; the koans say what to fix.
             out.println("  stopped: it threw " + e);

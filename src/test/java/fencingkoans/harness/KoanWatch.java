@@ -44,6 +44,10 @@ import org.junit.platform.launcher.TestExecutionListener;
  */
 public final class KoanWatch {
 
+    /** Set for as long as watch mode runs, for code that says something different there. */
+    public static final String RUNNING = "fencing.watch";
+
+
     /** Editors often save in several steps; wait until the folder has been quiet this long. */
     private static final long QUIET_MILLIS = 60;
     /** How long a file that is gone or empty is waited for, in case the editor is still writing it. */
@@ -80,6 +84,7 @@ public final class KoanWatch {
 
     /** The arguments are javac options: the watch profile passes those of the build's compiler. */
     public static void main(String[] args) throws IOException, InterruptedException {
+        System.setProperty(RUNNING, "true");
         // Lesson 6 builds its database once and then only empties and refills it on each save.
         System.setProperty(PgDatabase.KEEP_BETWEEN_RUNS, "true");
         // Lesson 7 starts its ensemble once, here, and stops it when watch mode ends.

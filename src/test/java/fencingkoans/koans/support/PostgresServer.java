@@ -1,6 +1,6 @@
 package fencingkoans.koans.support;
 
-import fencingkoans.pg.PgDatabase;
+import fencingkoans.harness.KoanWatch;
 import fencingkoans.pg.PgServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +49,7 @@ public final class PostgresServer implements ExecutionCondition {
     private static synchronized Found find() {
         if (found == null) {
             found = look();
-            if (found.server() == null && Boolean.getBoolean(PgDatabase.KEEP_BETWEEN_RUNS)) {
+            if (found.server() == null && Boolean.getBoolean(KoanWatch.RUNNING)) {
                 // The report says why lesson 6 was skipped; watch mode adds that it will not look again.
                 System.out.println("[watch] Lesson 6: looked for a PostgreSQL server once for this watch process, and "
                         + "found none. To run lesson 6, give it one as the report says, then start watch mode again.");
