@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * The destination's tables, reached through one real SQLite connection. Every operation is a single
@@ -19,6 +20,14 @@ import java.util.OptionalLong;
  * transaction begins and ends is the lesson, so it is left to the caller. Given code: not an exercise.
  */
 public final class Ledger implements AutoCloseable {
+
+    private static final Pattern TRANSACTION_CONTROL = Pattern.compile("\\s*(?:"
+            + "BEGIN(?:\\s+(?:DEFERRED|IMMEDIATE|EXCLUSIVE))?(?:\\s+TRANSACTION)?"
+            + "|(?:COMMIT|END)(?:\\s+TRANSACTION)?"
+            + "|ROLLBACK(?:\\s+TRANSACTION)?(?:\\s+TO(?:\\s+SAVEPOINT)?\\s+[A-Za-z_][A-Za-z0-9_]*)?"
+            + "|SAVEPOINT\\s+[A-Za-z_][A-Za-z0-9_]*|RELEASE(?:\\s+SAVEPOINT)?\\s+[A-Za-z_][A-Za-z0-9_]*"
+            + "|PRAGMA\\s+busy_timeout(?:\\s*=\\s*\\d{1,9})?"
+            + ")\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     private final Connection connection;
     private final Checkpoints checkpoints = new Checkpoints();
@@ -40,8 +49,18 @@ public final class Ledger implements AutoCloseable {
         return checkpoints;
     }
 
-    /** Runs one SQL statement as written, for example {@code BEGIN IMMEDIATE}, {@code COMMIT} or {@code ROLLBACK}. */
+    /**
+     * Runs one statement of transaction control as written: {@code BEGIN} (plain, {@code DEFERRED}, {@code IMMEDIATE}
+     * or {@code EXCLUSIVE}), {@code COMMIT}, {@code END}, {@code ROLLBACK}, a savepoint, or {@code PRAGMA busy_timeout}.
+     * Anything else is refused before it runs: the tables change through this class's own operations, and a store
+     * has no reason to mark the file (a {@code PRAGMA user_version}, a table of its own) for later calls to find.
+     */
     public void execute(String sql) {
+        if (sql == null || !TRANSACTION_CONTROL.matcher(sql).matches()) {
+            throw new IllegalArgumentException("Ledger.execute runs transaction control only (BEGIN, BEGIN IMMEDIATE, "
+                    + "COMMIT, END, ROLLBACK, SAVEPOINT, RELEASE, PRAGMA busy_timeout), was: " + sql
+                    + "; read and write the tables through the Ledger's other methods");
+        }
         String keyword = firstKeyword(sql);
         boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
         if (keyword.equals("BEGIN")) {
