@@ -280,7 +280,12 @@ final class LearnerJavaCheck {
         }
 
         private void refuse(Tree node, String reason) {
-            long line = unit.getLineMap().getLineNumber(positions.getStartPosition(unit, node));
+            // A type the compiler filled in (a "var") has no place of its own: the line is its declaration's.
+            long start = positions.getStartPosition(unit, node);
+            for (var path = getCurrentPath(); start == Diagnostic.NOPOS && path != null; path = path.getParentPath()) {
+                start = positions.getStartPosition(unit, path.getLeaf());
+            }
+            long line = unit.getLineMap().getLineNumber(start);
             String refusal = learner.path() + ":" + line + ": " + reason;
             if (!refusals.contains(refusal)) {
                 refusals.add(refusal);
