@@ -368,7 +368,8 @@ class Lesson3TransactionKoans extends CourseKoans {
     }
 
     @Koan(edit = "ImmediateTransaction.run",
-            teaches = "Every failure rolls back, an Error as much as an exception: no transaction stays open holding the lock.",
+            teaches = "Every failure rolls back, an Error as much as an exception, at COMMIT as much as before it: no "
+                    + "transaction stays open holding the lock.",
             hints = {
                 "An OutOfMemoryError or a StackOverflowError is no RuntimeException. Which failures does your catch "
                         + "after BEGIN IMMEDIATE roll back, and what happens to the lock after the others?",
@@ -385,6 +386,13 @@ class Lesson3TransactionKoans extends CourseKoans {
         String lockAfterFailure = tryToReserve(probe);
         long valueAfterFailure = course.value(FUND_A);
         ApplyResult next = workerA.apply(new ApplyRequest(FUND_A, 1, "a-2", 3));
+        // A COMMIT can fail as well (a full disk, an I/O error), and that failure must end the transaction too.
+        workerA.checkpoints().once(Checkpoint.BEFORE_COMMIT, () -> {
+            throw new InjectedError(Checkpoint.BEFORE_COMMIT);
+        });
+        Throwable commitFailure = catchThrowable(() -> workerA.apply(new ApplyRequest(FUND_A, 1, "a-3", 4)));
+        String lockAfterCommitFailure = tryToReserve(probe);
+        ApplyResult afterCommitFailure = workerA.apply(new ApplyRequest(FUND_A, 1, "a-4", 5));
 
         assertThrown(failure, "what apply throws when an Error is raised after its update: the Error itself",
                 "apply swallowed the Error and returned normally").isInstanceOf(InjectedError.class);
@@ -393,6 +401,13 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(valueAfterFailure).as("fund-A's value after the failed apply").isZero();
         assertThat(next).as("the same store's next apply: its connection must not be inside a transaction still")
                 .isEqualTo(new Applied(3));
+        assertThrown(commitFailure, "what apply throws when its COMMIT fails with an Error: the Error itself",
+                "apply swallowed the COMMIT's Error and returned normally").isInstanceOf(InjectedError.class);
+        assertThat(lockAfterCommitFailure).as("another connection trying BEGIN IMMEDIATE after a COMMIT failed with "
+                + "something other than contention: a failure at COMMIT must roll back as well, or the lock stays "
+                + "held and every other worker is answered Contended for ever").startsWith("reserved");
+        assertThat(afterCommitFailure).as("the same store's next apply after the failed COMMIT: a-3 was rolled back, "
+                + "so fund-A holds 3 and a-4 brings it to 8").isEqualTo(new Applied(8));
     }
 
     @Koan(edit = "FencedStore.apply",

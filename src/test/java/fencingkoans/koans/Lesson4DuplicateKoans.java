@@ -232,7 +232,8 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
     }
 
     @Koan(edit = "FencedStore.apply",
-            teaches = "A rejected request leaves no record: sent again with the installed generation, it applies.",
+            teaches = "A rejected request, stale or unissued, leaves no record: sent again with the installed generation, "
+                    + "it applies.",
             hints = {
                 "r1 came with a stale generation and was rejected: nothing happened. What may the worker do once it "
                         + "holds the installed generation, and what must your store have kept of the rejection?",
@@ -248,6 +249,16 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         assertThat(stale).as("r1 under generation 1 once generation 2 is installed").isEqualTo(Rejected.stale(1, 2));
         assertThat(resent).as("the same r1 sent again by a worker that now holds generation 2: the rejection "
                 + "changed nothing, so r1 is new and applies").isEqualTo(new Applied(7));
+
+        // Too early is rejected too: r2 under generation 3, before 3 is installed, must leave no record either.
+        ApplyResult early = worker.apply(new ApplyRequest(FUND_A, 3, "r2", 5));
+        course().install(FUND_A, 3);
+        ApplyResult afterInstall = worker.apply(new ApplyRequest(FUND_A, 3, "r2", 5));
+
+        assertThat(early).as("r2 under generation 3 while 2 is installed").isEqualTo(Rejected.unissued(3, 2));
+        assertThat(afterInstall).as("the same r2 sent again once generation 3 is installed: its unissued rejection "
+                + "changed nothing, so r2 is new and applies (a Replayed here means a record was kept for the "
+                + "rejection, and the payment would never happen)").isEqualTo(new Applied(12));
     }
 }
 

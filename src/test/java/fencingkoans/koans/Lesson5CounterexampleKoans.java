@@ -72,12 +72,20 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         // A look-alike: SQLite's LIKE ignores the case of ASCII letters, so only = names the one resource.
         try (Statement statement = direct.createStatement()) {
             statement.execute("INSERT INTO resources (name, generation, value) VALUES ('FUND-B', 1, 5)");
+            statement.execute("INSERT INTO resources (name, generation, value) VALUES ('o''clock', 1, 5)");
         }
 
         Counterexamples.writeAroundTheStore(direct, FUND_B, 1_000);
+        // A name is data, never SQL text: one with a quote in it, and one that would widen a pasted WHERE.
+        Counterexamples.writeAroundTheStore(direct, "o'clock", 6);
+        Counterexamples.writeAroundTheStore(direct, "nobody' OR name <> '", 2_000);
         boolean stillOpen = !direct.isClosed();
 
         assertThat(throughTheStore).as("the stale worker through apply").isEqualTo(Rejected.stale(1, 2));
+        assertThat(course.state(FUND_A)).as("fund-A after the writes on fund-B, o'clock and a resource named "
+                + "\"nobody' OR name <> '\", which does not exist: the counterexample writes the one resource it "
+                + "names, and nothing else; a name pasted into the SQL would have written every row")
+                .isEqualTo(new ResourceState(FUND_A, 1, 0));
         assertThat(course.value(FUND_B)).as("fund-B's value, %d before, after the same worker wrote 1000 around the "
                 + "store: the fence only guards the door it stands in", FUND_B_START_VALUE).isEqualTo(1_000);
         assertThat(course.state(FUND_B)).as("fund-B after the direct write: its value changed, and its generation, "
@@ -86,10 +94,11 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.state("FUND-B")).as("the resource FUND-B, named like fund-B but for the case of its "
                 + "letters: a name is matched exactly (=), not as a LIKE pattern")
                 .isEqualTo(new ResourceState("FUND-B", 1, 5));
+        assertThat(course.state("o'clock")).as("the resource o'clock after the write of 6 on it: the name goes in "
+                + "as a parameter (?), so its quote is a character of the name and not the end of a string in the SQL")
+                .isEqualTo(new ResourceState("o'clock", 1, 6));
         assertThat(stillOpen).as("whether the connection the koan lent to writeAroundTheStore is still open: the "
                 + "caller opened it and the caller closes it").isTrue();
-        assertThat(course.state(FUND_A)).as("fund-A after the write on fund-B: the counterexample writes the one "
-                + "resource it names, and nothing else").isEqualTo(new ResourceState(FUND_A, 1, 0));
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
     }
 
@@ -108,16 +117,18 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         ApplyResult byTheHolder = course.store().apply(underGeneration4);
 
         Counterexamples.restoreGeneration(course.connection(), FUND_A, 2);
+        Counterexamples.restoreGeneration(course.connection(), "nobody' OR name <> '", 3);
         ApplyResult afterRestore = staleWorker.apply(underGeneration2);
         ApplyResult holdersRetry = course.store().apply(underGeneration4);
 
         assertThat(beforeRestore).as("the worker that still holds generation 2, before the bad recovery")
                 .isEqualTo(Rejected.stale(2, 4));
+        assertThat(course.state(FUND_B)).as("fund-B after the recovery on fund-A and one on a resource named "
+                + "\"nobody' OR name <> '\", which does not exist: the counterexample restores the one resource it "
+                + "names, as a parameter (?), and nothing else")
+                .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the recovery put back generation 2, "
                 + "last week's").isEqualTo(2);
-        assertThat(course.state(FUND_B)).as("fund-B after the recovery on fund-A: the counterexample restores the "
-                + "one resource it names, and nothing else")
-                .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
         assertThat(byTheHolder).as("r4, by the worker holding generation 4, before the recovery")
                 .isEqualTo(new Applied(3));
         assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
