@@ -47,7 +47,6 @@ public final class KoanWatch {
     /** Set for as long as watch mode runs, for code that says something different there. */
     public static final String RUNNING = "fencing.watch";
 
-
     /** Editors often save in several steps; wait until the folder has been quiet this long. */
     private static final long QUIET_MILLIS = 60;
     /** How long a file that is gone or empty is waited for, in case the editor is still writing it. */
