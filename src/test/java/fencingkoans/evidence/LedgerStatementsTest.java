@@ -29,10 +29,10 @@ class LedgerStatementsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"PRAGMA user_version = 4242", "PRAGMA application_id = 7", "CREATE TABLE mark (x)",
-            "CREATE TEMP TABLE mark (x)", "ATTACH DATABASE 'other.db' AS other", "UPDATE funds SET value = 1",
+            "CREATE TEMP TABLE mark (x)", "ATTACH DATABASE 'other.db' AS other", "UPDATE resources SET value = 1",
             "SELECT CASE WHEN (SELECT user_version FROM pragma_user_version) = 0 THEN 1 END", "VACUUM INTO 'copy.db'",
-            "BEGIN; PRAGMA user_version = 1", "COMMIT; DROP TABLE funds", "PRAGMA busy_timeout = 5; PRAGMA user_version = 1",
-            "BEGIN IMMEDIATE -- a comment", ""})
+            "BEGIN; PRAGMA user_version = 1", "COMMIT; DROP TABLE resources",
+            "PRAGMA busy_timeout = 5; PRAGMA user_version = 1", "BEGIN IMMEDIATE -- a comment", ""})
     void anythingButTransactionControlIsRefusedAndChangesNothing(String sql) throws SQLException {
         Path file = folder.resolve("course.db");
         Database.create(file);
