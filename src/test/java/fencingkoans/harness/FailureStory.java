@@ -30,7 +30,7 @@ final class FailureStory {
     private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
     private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",
             "org.opentest4j.", "java.lang.reflect.", "jdk.internal.", "sun.reflect.", "java.util.",
-            "java.lang.Thread", "java.lang.Object", "com.intellij.", "org.eclipse.");
+            "java.lang.Thread", "java.lang.Object", "com.intellij.", "org.eclipse.", KoanThread.class.getName());
     private static final int MAX_MESSAGE_LINES = 12;
     private static final int MAX_FRAMES = 6;
     /** The package of the classes in exercises/, the ones the learner writes. */

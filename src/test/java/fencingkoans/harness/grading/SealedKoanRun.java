@@ -2,6 +2,7 @@ package fencingkoans.harness.grading;
 
 import fencingkoans.harness.KoanLauncher;
 import fencingkoans.harness.KoanResults;
+import fencingkoans.harness.KoanThread;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -52,8 +53,7 @@ public final class SealedKoanRun {
                     "koans.focus", "off",
                     "junit.jupiter.testclass.order.default", "org.junit.jupiter.api.ClassOrderer$Random",
                     "junit.jupiter.testmethod.order.default", "org.junit.jupiter.api.MethodOrderer$Random",
-                    "junit.jupiter.execution.timeout.default", args[1],
-                    "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"),
+                    KoanThread.LIMIT, args[1]),
                     leaveOut == null || leaveOut.isBlank() ? Set.of() : Set.of(leaveOut.split(",")), results);
             send(channel, DONE);
         }
