@@ -1,6 +1,11 @@
 package fencingkoans.sqlite;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -51,6 +56,9 @@ public final class Database {
             );
             """;
 
+    /** The bytes of a freshly created course database, once one has been made in this JVM. */
+    private static byte[] seeded;
+
     private Database() {
     }
 
@@ -59,8 +67,29 @@ public final class Database {
         create(file, FileUse.KEPT);
     }
 
-    /** The same, in one transaction: one commit, so at most one flush, however many statements the schema has. */
-    public static void create(Path file, FileUse use) {
+    /**
+     * The same. The first file of a JVM is made with SQL, in one transaction (so at most one flush); every later one
+     * is a copy of its bytes, as a fresh file would have them, which spares each koan a schema's worth of work.
+     */
+    public static synchronized void create(Path file, FileUse use) {
+        try {
+            if (seeded == null) {
+                createWithSql(file, use);
+                seeded = Files.readAllBytes(file);
+            } else {
+                Files.write(file, seeded, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                if (use == FileUse.KEPT) {
+                    try (FileChannel written = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                        written.force(true);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating " + file, e);
+        }
+    }
+
+    private static void createWithSql(Path file, FileUse use) {
         try (Connection connection = connect(file, NO_WAIT, use); Statement statement = connection.createStatement()) {
             statement.execute("BEGIN IMMEDIATE");
             for (String ddl : SCHEMA.split(";")) {
