@@ -8,7 +8,9 @@ import fencingkoans.store.LeaseIssuer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +37,8 @@ public abstract class EnsembleKoans extends CourseKoans {
     static Path ensembleDirectory;
 
     private static Ensemble ensemble;
+    private static ExecutorService closers;
+    private static final List<CompletableFuture<Void>> closing = new ArrayList<>();
 
     private final Deque<EnsembleClient> clients = new ArrayDeque<>();
     private String namespace;
@@ -49,29 +53,34 @@ public abstract class EnsembleKoans extends CourseKoans {
     }
 
     /**
-     * All at once: a client that lost its server closes only once it has reached one again, and after a koan that
-     * stopped servers that takes each of them up to a second.
+     * In the background, all at once: a client closes only once the ensemble has ended its session, and after a koan
+     * that stopped servers that takes up to a second while it reaches a server again. The next koan works in a
+     * namespace of its own, so it need not wait; the class waits for every close before it ends.
      */
     @AfterEach
     final void closeEveryClient() {
-        if (clients.isEmpty()) {
-            return;
+        if (closers == null) {
+            closers = Executors.newCachedThreadPool();
         }
-        ExecutorService closers = Executors.newFixedThreadPool(clients.size());
-        try {
-            CompletableFuture.allOf(clients.stream().map(client -> CompletableFuture.runAsync(client::close, closers))
-                    .toArray(CompletableFuture[]::new)).join();
-        } finally {
-            closers.shutdown();
-            clients.clear();
+        while (!clients.isEmpty()) {
+            closing.add(CompletableFuture.runAsync(clients.pop()::close, closers));
         }
     }
 
     @AfterAll
     static void stopTheEnsemble() {
-        if (ensemble != null) {
-            ensemble.close();
-            ensemble = null;
+        try {
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).join();
+        } finally {
+            closing.clear();
+            if (closers != null) {
+                closers.shutdown();
+                closers = null;
+            }
+            if (ensemble != null) {
+                ensemble.close();
+                ensemble = null;
+            }
         }
     }
 
