@@ -46,6 +46,7 @@ public abstract class EnsembleKoans extends CourseKoans {
     @BeforeEach
     final void startTheEnsembleOnce() {
         if (ensemble == null) {
+            closers = Executors.newCachedThreadPool();
             String keptIn = System.getProperty(Ensemble.KEEP_BETWEEN_RUNS);
             ensemble = keptIn != null ? Ensemble.kept(Path.of(keptIn)) : Ensemble.start(ensembleDirectory);
         }
@@ -59,9 +60,6 @@ public abstract class EnsembleKoans extends CourseKoans {
      */
     @AfterEach
     final void closeEveryClient() {
-        if (closers == null) {
-            closers = Executors.newCachedThreadPool();
-        }
         while (!clients.isEmpty()) {
             closing.add(CompletableFuture.runAsync(clients.pop()::close, closers));
         }
