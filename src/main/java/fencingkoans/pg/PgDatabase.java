@@ -32,6 +32,17 @@ public final class PgDatabase implements AutoCloseable {
     /** How long a statement may wait before the server cancels it (see {@link #giveTheSettingsAsCreated}). */
     private static final String HANG_GUARD = "10s";
 
+    /**
+     * The search_path of every session the course's own code and the koans open: the catalog, and temporary tables
+     * last. The learner's SQL runs as the owner, who may create in public, in a schema named after its role and in
+     * fencing; an operator or function there whose argument types match the course's SQL exactly (a text = varchar,
+     * say) would be chosen over the catalog's wherever the path listed it, and would run inside the course's reads
+     * and checks. Only the learner's own scripts run on the server's usual path (see {@link #LEARNER_PATH}).
+     */
+    private static final String COURSE_PATH = "pg_catalog, pg_temp";
+    /** The path of a new session on a server as installed: where the learner's unqualified names go and are found. */
+    private static final String LEARNER_PATH = "\"$user\", public";
+
     /** Set in a JVM that runs the koans again and again (watch mode): lesson 6 then uses {@link #kept}. */
     public static final String KEEP_BETWEEN_RUNS = "fencing.pg.keep";
 
@@ -195,13 +206,14 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /**
-     * The database's and its roles' own settings, which every new session starts with: none but the hang guard. A
-     * statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is cancelled after a while
-     * with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
+     * The database's and its roles' own settings, which every new session starts with: the hang guard and the
+     * course's search_path. A statement that waits for a lock (PostgreSQL's lock_timeout 0 means wait for ever) is
+     * cancelled after a while with SQLSTATE 57014: the guard only turns a hang into an error; nothing sleeps on it.
      */
     private void giveTheSettingsAsCreated(Statement superuser) throws SQLException {
         superuser.execute("ALTER DATABASE " + name + " RESET ALL");
         superuser.execute("ALTER DATABASE " + name + " SET statement_timeout = '" + HANG_GUARD + "'");
+        superuser.execute("ALTER DATABASE " + name + " SET search_path = " + COURSE_PATH);
         for (String role : roles.values()) {
             superuser.execute("ALTER ROLE " + role + " RESET ALL");
             superuser.execute("ALTER ROLE " + role + " IN DATABASE " + name + " RESET ALL");
@@ -265,6 +277,7 @@ public final class PgDatabase implements AutoCloseable {
         try (Connection owner = connect(PgRole.OWNER); Statement statement = owner.createStatement()) {
             // The learner's text goes to the server as written: no JDBC escape may rewrite it and move positions.
             statement.setEscapeProcessing(false);
+            statement.execute("SET search_path = " + LEARNER_PATH);
             try {
                 for (TrackScript script : scripts) {
                     for (TrackScript.Statement sql : script.statements()) {
@@ -278,6 +291,11 @@ public final class PgDatabase implements AutoCloseable {
             } finally {
                 undoTheSettingsOfTheScripts();
             }
+        } catch (SQLException e) {
+            throw new PgException("running the track's SQL as the owner", e);
+        }
+        // A session of its own, as the course's code gets one: what the scripts SET in theirs went with it.
+        try (Connection owner = connect(PgRole.OWNER)) {
             Optional<PgSetupFailure> noWayIn = SetupDiagnosis.wayIn(scripts.get(0), scripts.get(1), owner,
                     roles.get(PgRole.WORKER));
             if (noWayIn.isPresent()) {
@@ -289,7 +307,7 @@ public final class PgDatabase implements AutoCloseable {
             }
             FunctionLines.installed(scripts.get(0));
         } catch (SQLException e) {
-            throw new PgException("running the track's SQL as the owner", e);
+            throw new PgException("checking what the track's SQL built", e);
         }
     }
 
