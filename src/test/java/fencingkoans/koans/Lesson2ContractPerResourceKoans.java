@@ -181,6 +181,13 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 + "well-formed Unicode, so an ordinary id";
         assertThat(thrown).as("%s, but apply threw %s", emoji, thrown).isNull();
         assertThat(answer.get()).as(emoji).isEqualTo(new Applied(10));
+        // U+1D800's last 16 bits are those of a lone high half: a code point cut down to a char looks malformed.
+        thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1, "pay-\uD836\uDC00",
+                5))));
+        String signWriting = "a request id ending in U+1D800, a SignWriting character, whose code point ends in the "
+                + "bits of a lone half (D800): test each code point, not a char cut from it";
+        assertThat(thrown).as("%s, but apply threw %s", signWriting, thrown).isNull();
+        assertThat(answer.get()).as(signWriting).isEqualTo(new Applied(15));
     }
 }
 
@@ -358,22 +365,29 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
     }
 
     @Koan(edit = "FencedStore.apply",
-            teaches = "A negative delta is an ordinary request: a withdrawal is admitted like a deposit.",
+            teaches = "A negative delta is an ordinary request: a withdrawal is admitted like a deposit, and a zero "
+                    + "delta is fenced like any other.",
             hints = {
                 "The contract bounds the generation, the request id and the resource, and refuses only a sum that "
-                        + "overflows. Does your apply refuse anything else?",
+                        + "overflows. Does your apply refuse anything else, or let anything through unchecked?",
                 "A delta below zero is a withdrawal, not a malformed request: check it no differently from a deposit, "
-                        + "and let ledger.addToValue refuse only an overflow."})
+                        + "and let ledger.addToValue refuse only an overflow. A delta of 0 goes through the same "
+                        + "generation checks as every other."})
     default void aWithdrawalIsAnOrdinaryRequest() {
         Worker worker = course().worker();
 
         ApplyResult withdrawal = worker.apply(new ApplyRequest(FUND_B, 1, "w-1", -30));
         ApplyResult nothing = worker.apply(new ApplyRequest(FUND_B, 1, "w-2", 0));
+        course().install(FUND_B, 2);
+        ApplyResult staleProbe = worker.apply(new ApplyRequest(FUND_B, 1, "w-3", 0));
 
         assertThat(withdrawal).as("a withdrawal of 30 from fund-B, which holds %d: a delta below zero is as ordinary "
                 + "as one above", FUND_B_START_VALUE).isEqualTo(new Applied(FUND_B_START_VALUE - 30));
         assertThat(nothing).as("a request that adds 0: it changes no value, and it is still a request like any other")
                 .isEqualTo(new Applied(FUND_B_START_VALUE - 30));
+        assertThat(staleProbe).as("a request that adds 0 under generation 1 once generation 2 is installed: it "
+                + "changes no value, yet an Applied would tell a replaced worker that its authority still holds, and "
+                + "its id would be kept as if it had been admitted").isEqualTo(Rejected.stale(1, 2));
         assertThat(course().value(FUND_B)).as("fund-B's value after the withdrawal").isEqualTo(FUND_B_START_VALUE - 30);
     }
 }

@@ -128,7 +128,8 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                         + "was sent, neither folded nor trimmed."})
     default void requestIdsArePerResource() {
         Worker worker = course().worker();
-        List<String> lookAlikes = List.of("R1", "r1 ", "r_");
+        // The last three: a full-width digit one, then é as one character and as an e with a combining accent.
+        List<String> lookAlikes = List.of("R1", "r1 ", "r_", "r\uFF11", "caf\u00E9", "cafe\u0301");
 
         ApplyResult onA = worker.apply(R1);
         ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, R1.requestId(), R1.delta()));
@@ -139,10 +140,12 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         assertThat(onB).as("r1 on fund-B, a different resource")
                 .isEqualTo(new Applied(FUND_B_START_VALUE + R1.delta()));
         assertThat(onAAgain).as("\"%s\" on fund-A after r1, each with r1's delta: a request id is compared exactly "
-                + "as sent, so each is a request of its own; an id folded, trimmed or matched as a LIKE pattern "
-                + "(where _ stands for any character) would make another worker's request a duplicate of r1",
+                + "as sent, so each is a request of its own; an id folded, trimmed, normalized (NFKC reads the "
+                + "full-width one as 1, and both spellings of é as one) or matched as a LIKE pattern (where _ stands "
+                + "for any character) would make another worker's request a duplicate of an earlier one",
                         String.join("\", \"", lookAlikes))
-                .containsExactly(new Applied(2 * R1.delta()), new Applied(3 * R1.delta()), new Applied(4 * R1.delta()));
+                .containsExactly(new Applied(2 * R1.delta()), new Applied(3 * R1.delta()), new Applied(4 * R1.delta()),
+                        new Applied(5 * R1.delta()), new Applied(6 * R1.delta()), new Applied(7 * R1.delta()));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
@@ -71,6 +72,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
     /** How long a koan waits for an answer from the learner's code before it calls it a hang. */
     private static final long PATIENCE_SECONDS = 30;
+    /** Reads of one counter that a nextGeneration racing a handful of issuers could need; a loop needs more. */
+    private static final int MORE_READS_THAN_A_RACE_NEEDS = 10;
 
     @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
             teaches = "The first lease holder gets a generation from ZooKeeper's counter, and the destination admits "
@@ -522,7 +525,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     void onlyTheIssuersIdentityMayChangeTheCounter() throws Exception {
         LeaseIssuer issuer = issuer();
         long issued = issuer.nextGeneration(FUND_A);
-        CuratorFramework worker = worker();
+        EnsembleClient workersClient = connect(Identity.WORKER);
+        CuratorFramework worker = workersClient.curator();
         LeaseIssuer selfAppointed = new LeaseIssuer(worker, course.authority());
         String counter = LeasePaths.counter(FUND_A);
 
@@ -532,6 +536,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         AtomicReference<LeaseResult> answerOfTheSelfAppointed = new AtomicReference<>();
         Throwable grantThroughAnIssuer = catchThrowable(() -> answerOfTheSelfAppointed.set(selfAppointed.grant(worker,
                 FUND_A)));
+        // fund-B has no counter yet: the worker's create of one is refused, and that refusal never goes away.
+        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
+        Throwable creatingACounter = catchThrowable(() -> selfAppointed.nextGeneration(FUND_B));
 
         assertThrown(write, "a worker's client writing the counter directly", "the write went through")
                 .isInstanceOf(KeeperException.NoAuthException.class);
@@ -544,6 +551,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "ACL: a refusal is no lost connection, so grant passes it on", "it answered "
                 + answerOfTheSelfAppointed.get() + " instead of passing the refusal on (does grant catch more than "
                 + "ConnectionLossException?)")
+                .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(creatingACounter, "an issuer running on a worker's client, on fund-B, which has no counter yet: "
+                + "the counter's parent lets only the issuer create one", "it issued a generation")
                 .isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(counter(FUND_A)).as("the counter after the worker's attempts").isEqualTo(issued);
         assertThat(issuer.nextGeneration(FUND_A)).as("the issuer's next generation").isEqualTo(issued + 1);
@@ -621,6 +631,24 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         ? " (if no one should hold it now: a lease node must go when its holder releases it or its "
                         + "session ends; is it created EPHEMERAL, with the worker's client, and does release delete "
                         + "it?)" : ""));
+    }
+
+    /**
+     * Reads of a counter by {@code client} from now on that stop the reading thread once there are more than
+     * {@code most}: a nextGeneration that starts again after a failure that never goes away would read for ever.
+     */
+    private static void stopAfterCounterReads(EnsembleClient client, int most) {
+        AtomicInteger reads = new AtomicInteger();
+        client.onceAfterCounterRead(new Runnable() {
+            @Override
+            public void run() {
+                if (reads.incrementAndGet() > most) {
+                    throw new IllegalStateException("nextGeneration read the counter " + reads + " times: after a "
+                            + "refusal (NoAuth) it started again, and a refusal does not go away on its own");
+                }
+                client.onceAfterCounterRead(this);
+            }
+        });
     }
 
     /**
