@@ -49,7 +49,9 @@ import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Tag;
 
@@ -308,7 +310,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         ApplyResult afterThePause = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
         // A starts over: B gives the lease back, and A's client, under the new session it made, asks again.
         issuer.release(workerB, leaseOf(grantToB));
-        awaitANewSession(workerA, sessionBeforeThePause);
+        awaitANewSession(workerA, sessionBeforeThePause, "worker A");
         Lease leaseAgain = leaseOf(issuer.grant(workerA, FUND_A));
         boolean holdsAgain = issuer.holds(workerA, leaseAgain);
 
@@ -416,9 +418,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "The issuer failed after ZooKeeper gave it a number and before the destination installed it. Who "
                         + "still holds the lease that grant took, and what does the next worker's grant meet?",
                 "Everything that can fail after the lease was taken goes inside a try: on any failure, an Error "
-                        + "too (catch Exception | Error), worker.delete() the lease node, then throw the failure on; "
-                        + "if the delete fails as well, failure.addSuppressed(thatFailure), so that the first failure "
-                        + "is the one the caller sees. Leave the counter alone."})
+                        + "too (catch Exception | Error), give the lease back as release does (delete the node if "
+                        + "the worker's session owns it), then throw the failure on; if giving back fails as well, "
+                        + "failure.addSuppressed(thatFailure), so that the first failure is the one the caller sees. "
+                        + "Leave the counter alone."})
     void aGenerationIssuedButNeverInstalledLeavesAHarmlessGap() throws Exception {
         Authority authority = course.authority();
         LeaseIssuer issuer = new LeaseIssuer(connect(Identity.ISSUER).curator(), authority);
@@ -436,14 +439,19 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         });
         AtomicReference<LeaseResult> answerToC = new AtomicReference<>();
         Throwable error = catchThrowable(() -> answerToC.set(issuer.grant(worker(), FUND_A)));
-        // A third failure, after the lease node was removed from under the grant: giving it back fails as well.
+        // A third failure, after the leases' folder was made read-only for workers: giving the lease back fails too.
         CuratorFramework workerE = worker();
+        CuratorFramework issuersOwn = connect(Identity.ISSUER).curator();
+        String leases = ZKPaths.getPathAndNode(LeasePaths.lease(FUND_A)).getPath();
         authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
-            unchecked(() -> workerE.delete().forPath(LeasePaths.lease(FUND_A))).get();
+            unchecked(() -> issuersOwn.setACL().withACL(Identity.counterAcl()).forPath(leases)).get();
             throw new InjectedFault(Checkpoint.AFTER_GENERATION_READ);
         });
         AtomicReference<LeaseResult> answerToE = new AtomicReference<>();
         Throwable faultAndFailedGiveBack = catchThrowable(() -> answerToE.set(issuer.grant(workerE, FUND_A)));
+        // The folder opened again, E gives back the lease its failed grant could not.
+        issuersOwn.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(leases);
+        issuer.release(workerE, new Lease(FUND_A, 4));
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
         ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 5, "b-1", 5));
@@ -460,15 +468,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         ? ": worker A's lease was still taken after its failed grant, so C never reached the install"
                         : "")).isInstanceOf(InjectedError.class);
         boolean eMetALeftLease = answerToE.get() instanceof Held;
-        assertThrown(faultAndFailedGiveBack, "worker E's grant, whose lease node was removed inside the install "
-                + "just before a fault: the fault is what the caller must see, with the give-back's own failure "
-                + "added to it (addSuppressed)", "the grant answered " + answerToE.get() + (eMetALeftLease
+        assertThrown(faultAndFailedGiveBack, "worker E's grant, whose lease workers could no longer delete once a "
+                + "fault came inside the install: the fault is what the caller must see, with the give-back's own "
+                + "failure added to it (addSuppressed)", "the grant answered " + answerToE.get() + (eMetALeftLease
                         ? ": a lease was still taken when E asked, so E never reached the install; worker C's grant, "
                         + "which failed with an Error, did not give its lease back (catch Exception | Error)" : ""))
                 .isInstanceOf(InjectedFault.class)
                 .satisfies(fault -> assertThat(fault.getSuppressed()).as("the failures added to worker E's fault: "
-                        + "giving back a lease that is gone fails too, and that failure belongs with the first one, "
-                        + "not in its place and not lost").isNotEmpty());
+                        + "the delete that gives the lease back was refused (NoAuth), and that failure belongs with the "
+                        + "first one, not in its place and not lost").isNotEmpty());
         assertThat(grantToB).as("worker B's grant after the three failed ones: the lease must have been given back "
                 + "after each, an Error as much as an Exception, and the generation is above the issued 2, 3 and 4")
                 .isEqualTo(new Granted(new Lease(FUND_A, 5)));
@@ -532,8 +540,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
+        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
         AtomicReference<LeaseResult> answerOfTheSelfAppointed = new AtomicReference<>();
+        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
         Throwable grantThroughAnIssuer = catchThrowable(() -> answerOfTheSelfAppointed.set(selfAppointed.grant(worker,
                 FUND_A)));
         // fund-B has no counter yet: the worker's create of one is refused, and that refusal never goes away.
@@ -578,12 +588,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
     @Koan(edit = "LeaseIssuer.grant",
             teaches = "The destination's rule binds the issuer too: a generation it refuses to install is no grant, "
-                    + "and the lease is given back.",
+                    + "and the lease is given back, if it is still the worker's.",
             hints = {
                 "The destination already holds generation 5, installed before this issuer existed, and the counter "
-                        + "starts at 1. What should a worker hold after the install is refused?",
-                "When authority.install answers anything but Installed, worker.delete() the lease node and answer "
-                        + "new LeaseResult.NotInstalled(resource, generation, thatAnswer)."})
+                        + "starts at 1. What should a worker hold after the install is refused? And if the worker's "
+                        + "session expired while the grant ran, whose lease is at that path now?",
+                "When authority.install answers anything but Installed, give the lease back as release does, only "
+                        + "if the worker's session owns the node now, and answer new LeaseResult.NotInstalled(resource, "
+                        + "generation, thatAnswer)."})
     void aGenerationTheDestinationRefusesIsNoGrant() throws Exception {
         course.authority().install(FUND_A, 5);
         LeaseIssuer issuer = issuer();
@@ -605,6 +617,22 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             holder.execute("ROLLBACK");
         }
         boolean dHoldsTheLease = issuer.holds(workerD, new Lease(FUND_B, 2));
+        // Worker E's session expires right after its issuer took generation 3 on fund-B, and worker F is granted the
+        // lease meanwhile, with generation 4; E's install of 3 is then refused.
+        EnsembleClient clientOfEsIssuer = connect(Identity.ISSUER);
+        CuratorFramework workerE = worker();
+        CuratorFramework workerF = worker();
+        long sessionOfE = workerE.getZookeeperClient().getZooKeeper().getSessionId();
+        AtomicReference<LeaseResult> grantToF = new AtomicReference<>();
+        // On a thread of its own, as every call made from inside a seam: Curator answers a read made on the thread
+        // of another client's call with nothing.
+        clientOfEsIssuer.onceAfterCounterWritten(() -> grantToF.set(CompletableFuture.supplyAsync(unchecked(() -> {
+            ensemble().expireSession(workerE);
+            awaitANewSession(workerE, sessionOfE, "worker E");
+            return issuer.grant(workerF, FUND_B);
+        })).join()));
+        LeaseResult grantToE = issuerOn(clientOfEsIssuer).grant(workerE, FUND_B);
+        boolean fHoldsTheLease = issuer.holds(workerF, new Lease(FUND_B, 4));
 
         assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
                 .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
@@ -620,6 +648,13 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "destination's write lock: Contended is a refusal like the others, not a grant and not a reason to "
                 + "keep the lease").isEqualTo(new NotInstalled(FUND_B, 2, new InstallResult.Contended(FUND_B)));
         assertThat(dHoldsTheLease).as("whether worker D holds fund-B's lease after its refused grant").isFalse();
+        assertThat(grantToF.get()).as("worker F's grant on fund-B, once worker E's session had expired halfway "
+                + "through E's grant").isEqualTo(new Granted(new Lease(FUND_B, 4)));
+        assertThat(grantToE).as("worker E's grant, whose generation 3 met F's 4 at the destination")
+                .isEqualTo(new NotInstalled(FUND_B, 3, new InstallResult.NotHigher(FUND_B, 4, 3)));
+        assertThat(fHoldsTheLease).as("whether worker F still holds the lease after E's refused grant gave back "
+                + "what it took: E's lease went with E's expired session, and the node at that path is F's; a "
+                + "delete that does not ask whose node it is takes the next holder's lease").isTrue();
     }
 
     private static Lease leaseOf(LeaseResult result) {
@@ -636,6 +671,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     /**
      * Reads of a counter by {@code client} from now on that stop the reading thread once there are more than
      * {@code most}: a nextGeneration that starts again after a failure that never goes away would read for ever.
+     * Called again, it counts from zero.
      */
     private static void stopAfterCounterReads(EnsembleClient client, int most) {
         AtomicInteger reads = new AtomicInteger();
@@ -644,7 +680,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             public void run() {
                 if (reads.incrementAndGet() > most) {
                     throw new IllegalStateException("nextGeneration read the counter " + reads + " times: after a "
-                            + "refusal (NoAuth) it started again, and a refusal does not go away on its own");
+                            + "refusal (NoAuth) it started again, and a refusal does not go away on its own; only a "
+                            + "lost compare-and-set (BadVersionException) is worth another try");
                 }
                 client.onceAfterCounterRead(this);
             }
@@ -655,7 +692,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
      * Returns once {@code client} has replaced its expired session with a new one, which Curator does on its own
      * when it hears of the expiry; waits for the client's connection events, not for time.
      */
-    private static void awaitANewSession(CuratorFramework client, long expired) throws Exception {
+    private static void awaitANewSession(CuratorFramework client, long expired, String whose) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
         while (true) {
             BlockingQueue<ConnectionState> changes = new LinkedBlockingQueue<>();
@@ -667,7 +704,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                     return;
                 }
                 if (changes.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) == null) {
-                    throw new AssertionError("worker A's client did not open a new session within " + PATIENCE_SECONDS
+                    throw new AssertionError(whose + "'s client did not open a new session within " + PATIENCE_SECONDS
                             + " s of its old one's expiry");
                 }
             } finally {

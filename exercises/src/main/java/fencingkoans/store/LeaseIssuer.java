@@ -25,7 +25,7 @@ public final class LeaseIssuer {
      * Lesson 7: take the lease for the worker (an ephemeral node at {@code LeasePaths.lease}, created by the
      * worker's client), take the next generation, install it, and hand the worker its {@link Lease}. A lease held
      * by someone else answers {@code Held}; a lost connection answers {@code Unavailable}; whatever goes wrong after
-     * the lease was taken gives it back.
+     * the lease was taken gives it back, if the worker's session still owns it.
      */
     public LeaseResult grant(CuratorFramework worker, String resource) throws Exception {
         throw new NotWrittenYet();

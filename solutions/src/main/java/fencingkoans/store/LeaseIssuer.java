@@ -42,13 +42,13 @@ public final class LeaseIssuer {
             if (installed instanceof InstallResult.Installed) {
                 return new LeaseResult.Granted(new Lease(resource, generation));
             }
-            worker.delete().forPath(lease);
+            giveBack(worker, lease);
             return new LeaseResult.NotInstalled(resource, generation, installed);
         } catch (KeeperException.ConnectionLossException lost) {
             // The lease cannot be given back without a quorum either: it ends with the worker's session.
             return new LeaseResult.Unavailable(resource, lost.getMessage());
         } catch (Exception | Error failure) {
-            giveBack(worker, lease, failure);
+            giveBackAfter(worker, lease, failure);
             throw failure;
         }
     }
@@ -75,13 +75,22 @@ public final class LeaseIssuer {
     }
 
     public boolean holds(CuratorFramework worker, Lease lease) throws Exception {
-        Stat stat = worker.checkExists().forPath(LeasePaths.lease(lease.resource()));
-        return stat != null && stat.getEphemeralOwner() == sessionOf(worker);
+        return owns(worker, LeasePaths.lease(lease.resource()));
     }
 
     public void release(CuratorFramework worker, Lease lease) throws Exception {
-        if (holds(worker, lease)) {
-            worker.delete().forPath(LeasePaths.lease(lease.resource()));
+        giveBack(worker, LeasePaths.lease(lease.resource()));
+    }
+
+    private static boolean owns(CuratorFramework worker, String lease) throws Exception {
+        Stat stat = worker.checkExists().forPath(lease);
+        return stat != null && stat.getEphemeralOwner() == sessionOf(worker);
+    }
+
+    /** Only a lease the worker's session owns now: once that session has expired, a node there is the next holder's. */
+    private static void giveBack(CuratorFramework worker, String lease) throws Exception {
+        if (owns(worker, lease)) {
+            worker.delete().forPath(lease);
         }
     }
 
@@ -94,9 +103,9 @@ public final class LeaseIssuer {
         }
     }
 
-    private static void giveBack(CuratorFramework worker, String lease, Throwable failure) {
+    private static void giveBackAfter(CuratorFramework worker, String lease, Throwable failure) {
         try {
-            worker.delete().forPath(lease);
+            giveBack(worker, lease);
         } catch (Exception cleanup) {
             failure.addSuppressed(cleanup);
         }

@@ -42,7 +42,7 @@ public final class LeaseIssuer {
             if (taken.isEmpty()) {
                 return new LeaseResult.Held(resource);
             }
-            return givenBackOnFailure(worker, lease, () -> installNext(worker, lease, resource));
+            return givenBackOnFailure(worker, lease, () -> installNext(worker, resource));
         });
     }
 
@@ -71,13 +71,14 @@ public final class LeaseIssuer {
         }
     }
 
-    private LeaseResult installNext(CuratorFramework worker, String lease, String resource) throws Exception {
+    private LeaseResult installNext(CuratorFramework worker, String resource) throws Exception {
         long generation = nextGeneration(resource);
         InstallResult install = authority.install(resource, generation);
         if (install instanceof InstallResult.Installed) {
             return new LeaseResult.Granted(new Lease(resource, generation));
         }
-        worker.delete().forPath(lease);
+        // Only if it is still the worker's: after its session expired, the node there is the next holder's.
+        release(worker, new Lease(resource, generation));
         return new LeaseResult.NotInstalled(resource, generation, install);
     }
 

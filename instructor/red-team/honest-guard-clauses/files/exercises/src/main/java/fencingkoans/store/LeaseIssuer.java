@@ -38,7 +38,7 @@ public final class LeaseIssuer {
             return new LeaseResult.Unavailable(resource, lost.getMessage());
         }
         try {
-            return issueAndInstall(worker, lease, resource);
+            return issueAndInstall(worker, resource);
         } catch (KeeperException.ConnectionLossException lost) {
             // Without a quorum the lease cannot be deleted either; it ends with the worker's session.
             return new LeaseResult.Unavailable(resource, lost.getMessage());
@@ -75,11 +75,12 @@ public final class LeaseIssuer {
         worker.delete().forPath(LeasePaths.lease(lease.resource()));
     }
 
-    private LeaseResult issueAndInstall(CuratorFramework worker, String lease, String resource) throws Exception {
+    private LeaseResult issueAndInstall(CuratorFramework worker, String resource) throws Exception {
         long generation = nextGeneration(resource);
         InstallResult install = authority.install(resource, generation);
         if (!(install instanceof InstallResult.Installed)) {
-            worker.delete().forPath(lease);
+            // Only if it is still the worker's: after its session expired, the node there is the next holder's.
+            release(worker, new Lease(resource, generation));
             return new LeaseResult.NotInstalled(resource, generation, install);
         }
         return new LeaseResult.Granted(new Lease(resource, generation));

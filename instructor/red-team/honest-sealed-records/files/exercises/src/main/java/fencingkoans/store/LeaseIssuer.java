@@ -64,7 +64,8 @@ public final class LeaseIssuer {
             if (install instanceof InstallResult.Installed) {
                 return new LeaseResult.Granted(new Lease(resource, generation));
             }
-            worker.delete().forPath(lease);
+            // Only if it is still the worker's: after its session expired, the node there is the next holder's.
+            release(worker, new Lease(resource, generation));
             return new LeaseResult.NotInstalled(resource, generation, install);
         } catch (KeeperException.ConnectionLossException lost) {
             // No quorum, so no delete either: the lease ends with the worker's session.
