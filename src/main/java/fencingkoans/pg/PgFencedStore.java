@@ -99,6 +99,10 @@ public final class PgFencedStore {
             case "unissued" -> Rejected.unissued(request.generation(), installed);
             case "unknown-resource" -> Rejected.unknownResource(request);
             case "conflicting" -> Rejected.conflicting(request, storedDelta);
+            case "contended" -> throw new IllegalStateException("fencing.apply_request answered outcome 'contended', "
+                    + "which is no outcome of the function: contention is the error a held row raises (55P03, "
+                    + "lock_not_available), and this side turns it into Contended. Let that error leave the function "
+                    + "instead of catching it");
             default -> throw new IllegalStateException("fencing.apply_request answered outcome '" + outcome
                     + "'; expected one of applied, replayed, stale, unissued, unknown-resource, conflicting");
         };

@@ -218,9 +218,12 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             List<String> before = course.contents();
             String withoutADelta = sqlStateOf(course.session(WORKER),
                     "SELECT * FROM fencing.apply_request('fund-A', 1, 'no-delta', NULL)");
+            String reachedAWrite = "23502".equals(withoutADelta) ? " (23502 is not_null_violation: the NULL got as "
+                    + "far as the UPDATE or the record's INSERT; refuse it with the other checks, before the lock)" : "";
             assertThat(withoutADelta).as("the SQLSTATE of a call with a NULL delta under a new id (\"ok\" when it "
-                    + "answered): it is malformed, refused with %s like a NULL generation, before anything is touched",
-                    SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
+                    + "answered): it is malformed, refused with %s like a NULL generation, before anything is "
+                    + "touched%s", SqlState.INVALID_PARAMETER_VALUE, reachedAWrite)
+                    .isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
             assertThat(course.contents()).as("every row of both tables after the call with a NULL delta")
                     .isEqualTo(before);
             // The same under w-1's id, which has a record: the request is malformed whatever the record says.
@@ -377,12 +380,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             nextInstall.setAutoCommit(true);
 
             assertThat(r2Applied).as("r2 under generation 2, once installed").isEqualTo(new Applied(5));
+            String recordReadFirst = r2WhileHeld instanceof Replayed ? ". Here r2 was answered from its record while "
+                    + "the row was held: the function read request_records before it locked fund-A's row. Lock the "
+                    + "row first (FOR UPDATE NOWAIT), then look the record up" : "";
             assertThat(List.of(r2WhileHeld, nextWhileHeld)).as("r2 sent again with generation 2 after generation 3 "
                     + "was installed, and r4 with generation 4, both while an uncommitted install of 4 holds fund-A's "
                     + "row: a function that judges the committed row without its lock answers r2 stale (but r2 was "
                     + "applied: its record answers first) and r4 unissued (but 4 is being installed). Whatever the "
-                    + "row seems to say, a held row is contention").containsExactly(new Contended(FUND_A),
-                    new Contended(FUND_A));
+                    + "row seems to say, a held row is contention%s", recordReadFirst).containsExactly(
+                    new Contended(FUND_A), new Contended(FUND_A));
             assertThat(List.of(workerA.apply(r2), course.worker().apply(underTheNext))).as("the same two requests "
                     + "once the install of 4 committed").containsExactly(new Replayed(5), new Applied(8));
         }
@@ -444,6 +450,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             String erase = sqlStateOf(worker, "DELETE FROM fencing.request_records");
             String read = sqlStateOf(worker, "SELECT request_id, result_value FROM fencing.request_records");
             String readResources = sqlStateOf(worker, "SELECT name, generation, value FROM fencing.resources");
+            // Who may read the records, as grants.sql left them: "=r/" is PUBLIC's SELECT, which the worker holds too.
+            String recordsPrivileges = firstValue(course.session(OWNER), "SELECT coalesce(relacl::text, 'the "
+                    + "owner''s alone') FROM pg_catalog.pg_class WHERE oid = "
+                    + "'fencing.request_records'::pg_catalog.regclass");
 
             assertThat(List.of(update, forge, erase)).as("the SQLSTATE of the worker's direct UPDATE of a value, INSERT "
                     + "of a made-up request record and DELETE of every record (\"ok\" when the statement ran): each must "
@@ -451,7 +461,9 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     .containsOnly(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(read).as("the SQLSTATE of the worker's direct SELECT of every request record, which would show "
                     + "it every other worker's ids and answers: the worker keeps no privilege on the tables at all, "
-                    + "only the function").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
+                    + "only the function. The table's privileges, as grants.sql left them: %s ('=r/' is PUBLIC's "
+                    + "SELECT, which every role holds, the worker included)", recordsPrivileges)
+                    .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(readResources).as("the SQLSTATE of the worker's direct SELECT of fencing.resources: no "
                     + "privilege on that table either").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg(t, ', '), 'none') "
