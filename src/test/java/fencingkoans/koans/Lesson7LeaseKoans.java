@@ -424,7 +424,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "Leave the counter alone."})
     void aGenerationIssuedButNeverInstalledLeavesAHarmlessGap() throws Exception {
         Authority authority = course.authority();
-        LeaseIssuer issuer = new LeaseIssuer(connect(Identity.ISSUER).curator(), authority);
+        CuratorFramework issuersOwn = connect(Identity.ISSUER).curator();
+        LeaseIssuer issuer = new LeaseIssuer(issuersOwn, authority);
         FencedStore store = course.store();
         authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
             throw new InjectedFault(Checkpoint.AFTER_GENERATION_READ);
@@ -441,7 +442,6 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Throwable error = catchThrowable(() -> answerToC.set(issuer.grant(worker(), FUND_A)));
         // A third failure, after the leases' folder was made read-only for workers: giving the lease back fails too.
         CuratorFramework workerE = worker();
-        CuratorFramework issuersOwn = connect(Identity.ISSUER).curator();
         String leases = ZKPaths.getPathAndNode(LeasePaths.lease(FUND_A)).getPath();
         authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
             unchecked(() -> issuersOwn.setACL().withACL(Identity.counterAcl()).forPath(leases)).get();
@@ -540,14 +540,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
-        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
+        stopAfterCounterReads(workersClient);
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
         AtomicReference<LeaseResult> answerOfTheSelfAppointed = new AtomicReference<>();
-        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
+        stopAfterCounterReads(workersClient);
         Throwable grantThroughAnIssuer = catchThrowable(() -> answerOfTheSelfAppointed.set(selfAppointed.grant(worker,
                 FUND_A)));
         // fund-B has no counter yet: the worker's create of one is refused, and that refusal never goes away.
-        stopAfterCounterReads(workersClient, MORE_READS_THAN_A_RACE_NEEDS);
+        stopAfterCounterReads(workersClient);
         Throwable creatingACounter = catchThrowable(() -> selfAppointed.nextGeneration(FUND_B));
 
         assertThrown(write, "a worker's client writing the counter directly", "the write went through")
@@ -670,15 +670,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
     /**
      * Reads of a counter by {@code client} from now on that stop the reading thread once there are more than
-     * {@code most}: a nextGeneration that starts again after a failure that never goes away would read for ever.
-     * Called again, it counts from zero.
+     * {@value #MORE_READS_THAN_A_RACE_NEEDS}: a nextGeneration that starts again after a failure that never goes away
+     * would read for ever. Called again, it counts from zero.
      */
-    private static void stopAfterCounterReads(EnsembleClient client, int most) {
+    private static void stopAfterCounterReads(EnsembleClient client) {
         AtomicInteger reads = new AtomicInteger();
         client.onceAfterCounterRead(new Runnable() {
             @Override
             public void run() {
-                if (reads.incrementAndGet() > most) {
+                if (reads.incrementAndGet() > MORE_READS_THAN_A_RACE_NEEDS) {
                     throw new IllegalStateException("nextGeneration read the counter " + reads + " times: after a "
                             + "refusal (NoAuth) it started again, and a refusal does not go away on its own; only a "
                             + "lost compare-and-set (BadVersionException) is worth another try");
