@@ -27,7 +27,9 @@ final class FailureStory {
     private static final Pattern STUB = Pattern.compile(
             "Not written yet: (\\S+?)(?: \\(needed by [^)]*\\))?\\. Edit (\\S+), delete this (?:throw|RAISE)");
     private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$");
-    private static final Pattern QUOTED_FRAME = Pattern.compile("^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*)$");
+    /** A stack frame an assertion's message quotes, or the line that stands for the frames it left out. */
+    private static final Pattern QUOTED_FRAME = Pattern.compile(
+            "^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*|\\.\\.\\. \\d+ more)$");
     private static final List<String> MACHINERY = List.of("org.junit.", "org.apache.maven.", "org.assertj.",
             "org.opentest4j.", "java.lang.reflect.", "jdk.internal.", "sun.reflect.", "java.util.",
             "java.lang.Thread", "java.lang.Object", "com.intellij.", "org.eclipse.", KoanThread.class.getName());

@@ -182,7 +182,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
         @Override
         @AgainOnPostgres(hints = {
-            "Is 0 stale, unissued, or simply not a generation at all?",
+            "Is 0 stale, unissued, or simply not a generation at all? And NULL, which a caller from SQL can send: "
+                    + "what does p_generation < 1 make of it?",
             "IF p_generation IS NULL OR p_generation < 1 THEN " + SQL_REFUSAL + "'generation must be at least 1'; "
                     + "END IF; (NULL < 1 is not true but NULL: a worker calling the function from SQL can send it.)"})
         public void aGenerationBelowOneIsRefused() {

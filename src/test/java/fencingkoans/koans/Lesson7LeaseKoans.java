@@ -174,8 +174,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             teaches = "The next holder gets a strictly higher generation, the first holder's next apply is rejected "
                     + "as stale, and a late release by the first holder frees nothing.",
             hints = {
-                "Holding means this worker's own session owns the lease node. Releasing deletes the lease node and "
-                        + "nothing else: what would the next issuer count from if the counter went too?",
+                "Holding means this worker's own session owns the lease node, not just that the node exists. "
+                        + "Releasing deletes that node only while the worker holds it, and nothing else: what would "
+                        + "the next issuer count from if the counter went too?",
                 "holds: Stat stat = worker.checkExists().forPath(LeasePaths.lease(lease.resource())); compare "
                         + "stat.getEphemeralOwner() with worker.getZookeeperClient().getZooKeeper().getSessionId(). "
                         + "A missing node is held by nobody. release: if the worker holds it, worker.delete() the same "
