@@ -31,7 +31,8 @@ public final class LabWalkthrough {
             run.scenario("4. A duplicate and a lost response", LabWalkthrough::duplicates);
             run.scenario("5. A fault between the update and the record", LabWalkthrough::faultMidway);
             run.scenario("6. Paths around the protection", LabWalkthrough::pathsAround);
-            run.scenario("7. A lease lost during a pause, on a ZooKeeper ensemble (lesson 7)", LeasePause::play);
+            run.scenario("7. The same paths on PostgreSQL, closed by roles (lesson 6)", PostgresPaths::play);
+            run.scenario("8. A lease lost during a pause, on a ZooKeeper ensemble (lesson 7)", LeasePause::play);
         });
     }
 
