@@ -80,6 +80,9 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         ApplyResult result = workerA.apply(new ApplyRequest(FUND_A, 1, "a-1", 5));
         course().install(FUND_A, 10);
         ApplyResult later = workerA.apply(new ApplyRequest(FUND_A, 9, "a-2", 5));
+        // 2^32 + 10: its lowest 32 bits are the number 10, all that a cast to int would keep of it.
+        course().install(FUND_A, 4_294_967_306L);
+        ApplyResult pastTheInts = workerA.apply(new ApplyRequest(FUND_A, 10, "a-3", 5));
 
         assertThat(result).as("a worker presenting generation 1 while generation 2 is installed")
                 .isInstanceOf(Rejected.class);
@@ -89,6 +92,10 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         assertThat(later).as("the same worker presenting generation 9 once generation 10 is installed: the numbers "
                 + "come from the request and from the destination's row, whatever they are, and they compare as "
                 + "numbers (as text, \"9\" would sort after \"10\")").isEqualTo(Rejected.stale(9, 10));
+        assertThat(pastTheInts).as("the same worker presenting generation 10 once generation 4294967306 "
+                + "(2^32 + 10) is installed: compared as ints the two would be equal, since a cast to int keeps only "
+                + "the lowest 32 bits; a generation is a long in every comparison")
+                .isEqualTo(Rejected.stale(10, 4_294_967_306L));
     }
 
     @Koan(edit = "FencedStore.apply",
