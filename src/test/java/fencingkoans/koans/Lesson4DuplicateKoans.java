@@ -75,10 +75,13 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
 
         worker.apply(new ApplyRequest(FUND_A, 1, "r0", 0));
         ApplyRequest r0Reused = new ApplyRequest(FUND_A, 1, "r0", 9);
+        // 7 + 2^32: its lowest 32 bits are r1's delta, 7, all that a cast to int would keep of it.
+        ApplyRequest r1ReusedPastTheInts = new ApplyRequest(FUND_A, 1, "r1", R1.delta() + (1L << 32));
 
         ApplyResult reused = worker.apply(r1Reused);
         ApplyResult reusedR2 = worker.apply(r2Reused);
         ApplyResult reusedR0 = worker.apply(r0Reused);
+        ApplyResult reusedPastTheInts = worker.apply(r1ReusedPastTheInts);
 
         assertThat(reused).as("r1 presented again with delta 9 instead of 7")
                 .isEqualTo(Rejected.conflicting(r1Reused, R1.delta()));
@@ -88,6 +91,10 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                 .isEqualTo(Rejected.conflicting(r2Reused, R2.delta()));
         assertThat(reusedR0).as("r0, which added 0, presented again with delta 9: a request that changed no value is "
                 + "recorded like any other").isEqualTo(Rejected.conflicting(r0Reused, 0));
+        assertThat(reusedPastTheInts).as("r1 presented again with delta %d, which is %d + 2^32: compared as ints "
+                + "the two deltas would be equal, and a different request would pass for a replay",
+                r1ReusedPastTheInts.delta(), R1.delta())
+                .isEqualTo(Rejected.conflicting(r1ReusedPastTheInts, R1.delta()));
         assertThat(course().value(FUND_A)).as("fund-A's value after the conflicts: only r1 and r2 counted")
                 .isEqualTo(R1.delta() + R2.delta());
     }
