@@ -269,6 +269,14 @@ final class SealedRun {
         List<String> options = new ArrayList<>(List.of(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--tmpfs", "/tmp", "--ro-bind", classpathRoot(), classpathRoot(), "--bind", privateTemp.toString(),
                 privateTemp.toString()));
+        for (Path entry : classpath) {
+            // The private /tmp hides the machine's own: a library kept there (a grading run's own Maven repository
+            // in a checkout under /tmp) must show through it.
+            Path library = entry.toAbsolutePath();
+            if (library.startsWith("/tmp") && !library.startsWith(classpathRoot())) {
+                options.addAll(List.of("--ro-bind", library.toString(), library.toString()));
+            }
+        }
         options.addAll(NAMESPACES);
         if (PRIVATE_NETWORK && !environment.containsKey("FENCING_PG_URL") && !environment.containsKey("DOCKER_HOST")) {
             options.add("--unshare-net");
