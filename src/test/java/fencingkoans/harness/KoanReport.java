@@ -150,16 +150,24 @@ public final class KoanReport implements TestExecutionListener {
         return String.join(System.lineSeparator(), out);
     }
 
-    /** Counts the koans that could run here; those skipped (a missing server) are named apart, not as undone. */
+    /**
+     * Counts the koans that could run here, of the lessons this run selected; those skipped (a missing server) and
+     * those of lessons left out of the run (one class run alone) are named apart, not as undone.
+     */
     private String progress() {
         long skipped = count(Status.SKIPPED);
-        String line = "Progress: " + count(Status.PASSED) + "/" + (total - skipped) + " koans";
-        if (skipped == 0) {
-            return line;
+        long notRun = total - planned.size();
+        String line = "Progress: " + count(Status.PASSED) + "/" + (planned.size() - skipped) + " koans";
+        List<String> apart = new ArrayList<>();
+        if (skipped > 0) {
+            List<String> reasons = outcomes.values().stream().filter(outcome -> outcome.status() == Status.SKIPPED)
+                    .map(outcome -> shortReason(outcome.reason())).distinct().toList();
+            apart.add(skipped + " skipped" + (reasons.size() == 1 ? ": " + reasons.get(0) : ""));
         }
-        List<String> reasons = outcomes.values().stream().filter(outcome -> outcome.status() == Status.SKIPPED)
-                .map(outcome -> shortReason(outcome.reason())).distinct().toList();
-        return line + " (" + skipped + " skipped" + (reasons.size() == 1 ? ": " + reasons.get(0) : "") + ")";
+        if (notRun > 0) {
+            apart.add(notRun + " more in lessons this run left out");
+        }
+        return apart.isEmpty() ? line : line + " (" + String.join("; ", apart) + ")";
     }
 
     /** A skip reason's first clause: "Skipped: no PostgreSQL server for this lesson. Set ..." gives "no PostgreSQL server for this lesson". */

@@ -287,7 +287,8 @@ class Lesson3TransactionKoans extends CourseKoans {
                 "Around BEGIN IMMEDIATE, and in the catch after the work, answer whenContended.get() only when "
                         + "e.isContention(); otherwise let the StoreException go on to the caller.",
                 "On a closed connection the ROLLBACK fails too. Give it a try of its own: catch its StoreException, "
-                        + "failure.addSuppressed(it), and throw the failure that broke the work, not the ROLLBACK's."})
+                        + "failure.addSuppressed(it), and throw the failure that broke the work, not the ROLLBACK's. "
+                        + "An Error from the work takes that path as well: catch (RuntimeException | Error failure)."})
     void onlyALockHeldElsewhereIsContention() {
         FencedStore closedStore = course.store();
         Authority closedAuthority = course.authority();
@@ -413,8 +414,9 @@ class Lesson3TransactionKoans extends CourseKoans {
     @Koan(edit = "FencedStore.apply",
             teaches = "A malformed request is refused at once, even while the lock is held: Contended would invite a retry that cannot help.",
             hints = {
-                "Another connection holds the write lock, and a request arrives without a request id. What does "
-                        + "its sender do with Contended, and will that ever succeed?",
+                "Another connection holds the write lock, and a malformed request arrives (a blank resource, no "
+                        + "request id, generation 0, ...). What does its sender do with Contended, and will that ever "
+                        + "succeed?",
                 "Check the request before ImmediateTransaction.run, not inside the work: a refusal needs no lock, "
                         + "and the lock cannot make a malformed request well-formed."})
     void aMalformedRequestIsRefusedEvenWhileTheLockIsHeld() throws SQLException {
