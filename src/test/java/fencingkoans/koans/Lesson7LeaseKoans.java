@@ -119,12 +119,15 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         LeaseResult grantToAAgain = issuer.grant(workerA, FUND_A);
+        boolean aStillHolds = issuer.holds(workerA, leaseA);
 
         assertThat(grantToB).as("worker B's grant while worker A holds the lease on fund-A with generation "
                 + leaseA.generation()).isEqualTo(new Held(FUND_A));
         assertThat(grantToAAgain).as("worker A asking again while it holds the lease itself: the lease node exists, "
                 + "so the create meets it as any other; a second grant to the holder would issue a new generation "
                 + "and make the holder's own lease stale").isEqualTo(new Held(FUND_A));
+        assertThat(aStillHolds).as("whether worker A still holds its lease after asking again and being told "
+                + "Held: a refused grant changes nothing, the holder's lease least of all").isTrue();
         assertThat(counter(FUND_A)).as("the counter after the refusals: a refused grant takes no number")
                 .isEqualTo(leaseA.generation());
         assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after the refusals")
@@ -180,7 +183,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "holds: Stat stat = worker.checkExists().forPath(LeasePaths.lease(lease.resource())); compare "
                         + "stat.getEphemeralOwner() with worker.getZookeeperClient().getZooKeeper().getSessionId(). "
                         + "A missing node is held by nobody. release: if the worker holds it, worker.delete() the same "
-                        + "path, and otherwise nothing."})
+                        + "path, and otherwise nothing; a delete ZooKeeper refuses goes on to the caller."})
     void theNextHolderGetsAHigherGenerationAndTheFirstHoldersApplyIsStale() throws Exception {
         LeaseIssuer issuer = issuer();
         CuratorFramework workerA = worker();
@@ -197,6 +200,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         // A copy of B's lease in A's hands: the lease value is data, the node's session says who holds it.
         issuer.release(workerA, leaseB);
         ApplyResult afterRelease = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-2", 5));
+        // The issuer makes the leases' folder read-only for workers: B's release of its own lease is refused.
+        connect(Identity.ISSUER).curator().setACL().withACL(Identity.counterAcl())
+                .forPath(ZKPaths.getPathAndNode(LeasePaths.lease(FUND_A)).getPath());
+        Throwable refusedRelease = catchThrowable(() -> issuer.release(workerB, leaseB));
 
         assertThat(whileHeld).as("worker A's apply while it holds the lease").isEqualTo(new Applied(5));
         assertThat(leaseB.generation()).as("worker B's generation after A gave the lease back: strictly above A's "
@@ -210,6 +217,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isTrue();
         assertThat(afterRelease).as("worker A's next apply, still with generation " + leaseA.generation())
                 .isEqualTo(Rejected.stale(leaseA.generation(), leaseB.generation()));
+        assertThrown(refusedRelease, "worker B's release of its own lease once workers may no longer delete in the "
+                + "leases' folder: ZooKeeper refused the delete (NoAuth), B still holds the lease, and a release that "
+                + "returns as if it had given it back leaves every other worker Held until B's session ends",
+                "the release returned normally").isInstanceOf(KeeperException.NoAuthException.class);
         assertThat(course.value(FUND_A)).as("fund-A's value: only A's first apply landed").isEqualTo(5);
     }
 
@@ -221,8 +232,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "Issuer A read the counter, then issuer B moved it on before A wrote. A write that does not say "
                         + "which version it read overwrites B's number; one that says so fails instead. And then?",
                 "setData().withVersion(stat.getVersion()) fails with KeeperException.BadVersionException when "
-                        + "someone wrote in between: catch it and start again from the read. A number kept in a field "
-                        + "is not shared by two issuers at all."})
+                        + "someone wrote in between: catch it and start again from the read, whatever the counter "
+                        + "shows then. A number kept in a field is not shared by two issuers at all."})
     void racingIssuersNeverHandOutTheSameGenerationTwice() throws Exception {
         LeaseIssuer issuerB = issuer();
         long beforeTheRace = issuerB.nextGeneration(FUND_A);
@@ -265,6 +276,25 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "every read E makes), then E's own number: a look just before the write decides nothing, "
                         + "only a write that names the version it read (withVersion) fails when the counter moved")
                 .containsExactly(6L, 7L, 8L);
+        // Issuer F is held right after it read 8, while issuer B takes exactly one number: the counter then holds 9,
+        // the very number F meant to write.
+        EnsembleClient clientOfF = connect(Identity.ISSUER);
+        Pause afterTheRead = new Pause();
+        clientOfF.onceAfterCounterRead(afterTheRead::hold);
+        CompletableFuture<Long> takenByF = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerOn(clientOfF).nextGeneration(FUND_A)));
+        long takenByBWhileFWaits;
+        try {
+            afterTheRead.awaitReached(takenByF, "does nextGeneration read the counter with getData?");
+            takenByBWhileFWaits = issuerB.nextGeneration(FUND_A);
+        } finally {
+            afterTheRead.release();
+        }
+        long takenByFAfter = answerOf(takenByF, "issuer F's nextGeneration, held right after its read");
+        assertThat(List.of(takenByBWhileFWaits, takenByFAfter)).as("the number issuer B took while issuer F sat "
+                + "right after reading 8, then F's own: B wrote 9, the number F meant to write, so F's compare-and-set "
+                + "lost; a counter that shows F's number says nothing about whose write put it there, and F reads again")
+                .containsExactly(9L, 10L);
     }
 
     @Interleaving
@@ -277,7 +307,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "grant, or only the news that the counter exists?",
                 "Catch KeeperException.NodeExistsException around the create and go back to the read, as after a "
                         + "BadVersionException. Returning a number without reading again, or a create that "
-                        + "overwrites the node (orSetData), hands out B's numbers a second time."})
+                        + "overwrites the node (orSetData), hands out B's numbers a second time. The issuer that "
+                        + "created the counter goes back to the read as well: its create reserved no number."})
     void issuersThatBothFindNoCounterShareTheOneThatWasCreated() throws Exception {
         CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuer(), FUND_B);
 
@@ -286,6 +317,27 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "then by A: A's create must find B's counter and A must take the number after B's last")
                 .containsExactly(2L, 3L, 4L);
         assertThat(counter(FUND_B)).as("fund-B's counter after both issuers").isEqualTo(4);
+
+        // Issuer C finds no counter for fund-A, creates it, and is held right before its first write, while issuer D
+        // takes a number from the counter C created.
+        EnsembleClient clientOfC = connect(Identity.ISSUER);
+        Pause beforeTheWrite = new Pause();
+        clientOfC.onceBeforeCounterWritten(beforeTheWrite::hold);
+        CompletableFuture<Long> takenByC = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerOn(clientOfC).nextGeneration(FUND_A)));
+        long takenByD;
+        try {
+            beforeTheWrite.awaitReached(takenByC, "does nextGeneration write the counter with setData?");
+            takenByD = issuer().nextGeneration(FUND_A);
+        } finally {
+            beforeTheWrite.release();
+        }
+        long takenByCAfter = answerOf(takenByC, "issuer C's nextGeneration, held right before its first write");
+        assertThat(List.of(takenByD, takenByCAfter)).as("the number issuer D took from fund-A's new counter while "
+                + "issuer C, which created it, sat right before its first write, then C's own: creating the counter "
+                + "reserves no number, so C's first write is a compare-and-set like any other")
+                .containsExactly(2L, 3L);
+        assertThat(counter(FUND_A)).as("fund-A's counter after both issuers").isEqualTo(3);
     }
 
     @Interleaving
@@ -312,6 +364,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         // A starts over: B gives the lease back, and A's client, under the new session it made, asks again.
         issuer.release(workerB, leaseOf(grantToB));
         awaitANewSession(workerA, sessionBeforeThePause, "worker A");
+        boolean holdsTheLostLease = issuer.holds(workerA, leaseA);
         Lease leaseAgain = leaseOf(issuer.grant(workerA, FUND_A));
         boolean holdsAgain = issuer.holds(workerA, leaseAgain);
 
@@ -323,6 +376,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "believes it holds: the lease did not stop this write, the destination's check did")
                 .isEqualTo(Rejected.stale(2, 3));
         assertThat(course.value(FUND_A)).as("fund-A's value").isZero();
+        assertThat(holdsTheLostLease).as("whether worker A holds the lease it was granted before the pause, asked "
+                + "again once its session had expired and B had come and gone: true was the answer before the pause, "
+                + "and an answer kept from then is the lease A lost").isFalse();
         assertThat(holdsAgain).as("whether worker A holds the lease it was granted again, under the session its "
                 + "client made after the first one expired: ask ZooKeeper which session the client has now, every "
                 + "time; a session remembered from before is gone").isTrue();
@@ -541,6 +597,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         Throwable write = catchThrowable(() -> worker.setData().forPath(counter, bytes(99)));
         Throwable delete = catchThrowable(() -> worker.delete().forPath(counter));
+        Throwable openTheCounter = catchThrowable(() -> worker.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE)
+                .forPath(counter));
+        Throwable openItsParent = catchThrowable(() -> worker.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE)
+                .forPath(ZKPaths.getPathAndNode(counter).getPath()));
         stopAfterCounterReads(workersClient);
         Throwable throughAnIssuer = catchThrowable(() -> selfAppointed.nextGeneration(FUND_A));
         AtomicReference<LeaseResult> answerOfTheSelfAppointed = new AtomicReference<>();
@@ -556,6 +616,12 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThrown(delete, "a worker's client deleting the counter, to create it anew (ZooKeeper checks a "
                 + "delete against the ACL of the node's parent)", "the delete went through")
                 .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(openTheCounter, "a worker's client opening the counter's ACL to everyone: changing an ACL takes "
+                + "the ADMIN permission, and a worker that had it could open the counter and then write it", "the ACL "
+                + "was changed (does the counter's ACL give the world more than READ?)")
+                .isInstanceOf(KeeperException.NoAuthException.class);
+        assertThrown(openItsParent, "a worker's client opening the ACL of the counter's parent: the same",
+                "the ACL was changed").isInstanceOf(KeeperException.NoAuthException.class);
         assertThrown(throughAnIssuer, "an issuer running on a worker's client", "it issued a generation")
                 .isInstanceOf(KeeperException.NoAuthException.class);
         assertThrown(grantThroughAnIssuer, "a grant by that issuer, which takes the lease and then meets the counter's "
