@@ -25,6 +25,7 @@ import fencingkoans.store.FencedStore;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -145,11 +146,16 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 "If requestId or resource contains a character for which Character.isISOControl is true, throw an "
                         + "IllegalArgumentException whose message names the field."})
     void controlCharactersInARequestAreRefused() {
-        // A line feed, DEL and a C1 control (NEXT LINE): all three are control characters, not only those below 32.
-        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r1\n", 5),
-                new ApplyRequest(FUND_A, 1, "r1\u007F", 5), new ApplyRequest(FUND_A, 1, "r1\u0085", 5));
-        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\u0000", 1, "r1", 5),
-                new ApplyRequest(FUND_A + "\u0085", 1, "r1", 5));
+        // Every control character, not only those below 32: DEL and the C1 range (U+0080 to U+009F) too, each at the
+        // start of the text, inside it and at its end.
+        List<String> controls = IntStream.rangeClosed(0, 0x9F).filter(Character::isISOControl)
+                .mapToObj(c -> String.valueOf((char) c)).toList();
+        assertRefusedBeforeAnyEffect(course, "requestId", controls.stream()
+                .flatMap(c -> Stream.of(c + "r1", "r" + c + "1", "r1" + c))
+                .map(id -> new ApplyRequest(FUND_A, 1, id, 5)).toArray(ApplyRequest[]::new));
+        assertRefusedBeforeAnyEffect(course, "resource", controls.stream()
+                .flatMap(c -> Stream.of(c + FUND_A, "fund" + c + "-A", FUND_A + c))
+                .map(name -> new ApplyRequest(name, 1, "r1", 5)).toArray(ApplyRequest[]::new));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -166,13 +172,12 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
 
         // The ids below hold a lone half of a surrogate pair, the high one or the low one, at the end or inside:
         // stored as UTF-8 each would become "r?" or "r?x", another request's id.
-        assertRefusedBeforeAnyEffect(course, "requestId", new ApplyRequest(FUND_A, 1, "r\uD800", 5),
-                new ApplyRequest(FUND_A, 1, "r\uDC00", 5), new ApplyRequest(FUND_A, 1, "r\uD800x", 5),
-                new ApplyRequest(FUND_A, 1, "r\uDC00x", 5));
+        assertRefusedBeforeAnyEffect(course, "requestId", loneHalvesIn("r").map(id -> new ApplyRequest(FUND_A, 1, id, 5))
+                .toArray(ApplyRequest[]::new));
         // The same halves in a resource name would reach SQLite as "fund-A?" or "fund?-A", resources the request
         // never named.
-        assertRefusedBeforeAnyEffect(course, "resource", new ApplyRequest(FUND_A + "\uD800", 1, "r2", 5),
-                new ApplyRequest(FUND_A + "\uDC00", 1, "r2", 5), new ApplyRequest("fund\uDC00-A", 1, "r2", 5));
+        assertRefusedBeforeAnyEffect(course, "resource", loneHalvesIn(FUND_A).map(name -> new ApplyRequest(name, 1,
+                "r2", 5)).toArray(ApplyRequest[]::new));
         // A whole pair is a character like any other: only a lone half is malformed.
         AtomicReference<ApplyResult> answer = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1,
@@ -188,6 +193,17 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
                 + "bits of a lone half (D800): test each code point, not a char cut from it";
         assertThat(thrown).as("%s, but apply threw %s", signWriting, thrown).isNull();
         assertThat(answer.get()).as(signWriting).isEqualTo(new Applied(15));
+    }
+
+    /**
+     * {@code text} with a lone half of a surrogate pair in it: each end of both ranges (the high one's private-use
+     * block too) at the start, inside and at the end; a pair in the wrong order, which is two lone halves; and a half
+     * after a line separator or a '?', where a check by pattern or by round trip looks away.
+     */
+    private static Stream<String> loneHalvesIn(String text) {
+        Stream<String> placed = Stream.of("\uD800", "\uDB7F", "\uDB80", "\uDBFF", "\uDC00", "\uDFFF")
+                .flatMap(half -> Stream.of(half + text, text.charAt(0) + half + text.substring(1) + "x", text + half));
+        return Stream.concat(placed, Stream.of(text + "\uDC00\uD800", text + "\u2028\uD800", text + "?\uD800"));
     }
 }
 
@@ -263,12 +279,20 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         ApplyResult applied = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
         ApplyResult spaced = worker.apply(new ApplyRequest(" " + FUND_A, 1, "c-2", 5));
         ApplyResult otherCase = worker.apply(new ApplyRequest(FUND_A.toUpperCase(Locale.ROOT), 1, "c-3", 5));
+        // In a LIKE pattern _ stands for any one character and % for any run of them: both would match fund-A.
+        List<Object> patterns = Stream.of("fund_A", "fund%")
+                .map(name -> answerOrFailure(worker, new ApplyRequest(name, 1, "c-4", 5))).toList();
         InstallResult installed = course().install("fund-C", 2);
 
         assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
         assertThat(List.of(spaced, otherCase)).as("applies on \" fund-A\" and \"FUND-A\": names the destination does "
                 + "not hold, however close to one it holds; a resource is named exactly, as a request id is")
+                .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
+                        .extracting(rejected -> ((Rejected) rejected).reason())
+                        .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));
+        assertThat(patterns).as("applies on \"fund_A\" and \"fund%%\", names the destination does not hold: a "
+                + "resource is looked up by equality, never as a LIKE pattern, in which both would find fund-A")
                 .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
                         .extracting(rejected -> ((Rejected) rejected).reason())
                         .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));

@@ -77,11 +77,13 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         ApplyRequest r0Reused = new ApplyRequest(FUND_A, 1, "r0", 9);
         // 7 + 2^32: its lowest 32 bits are r1's delta, 7, all that a cast to int would keep of it.
         ApplyRequest r1ReusedPastTheInts = new ApplyRequest(FUND_A, 1, "r1", R1.delta() + (1L << 32));
+        ApplyRequest r1ReusedAsAWithdrawal = new ApplyRequest(FUND_A, 1, "r1", -R1.delta());
 
         ApplyResult reused = worker.apply(r1Reused);
         ApplyResult reusedR2 = worker.apply(r2Reused);
         ApplyResult reusedR0 = worker.apply(r0Reused);
         ApplyResult reusedPastTheInts = worker.apply(r1ReusedPastTheInts);
+        ApplyResult reusedAsAWithdrawal = worker.apply(r1ReusedAsAWithdrawal);
 
         assertThat(reused).as("r1 presented again with delta 9 instead of 7")
                 .isEqualTo(Rejected.conflicting(r1Reused, R1.delta()));
@@ -95,6 +97,10 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                 + "the two deltas would be equal, and a different request would pass for a replay",
                 r1ReusedPastTheInts.delta(), R1.delta())
                 .isEqualTo(Rejected.conflicting(r1ReusedPastTheInts, R1.delta()));
+        assertThat(reusedAsAWithdrawal).as("r1 presented again with delta %d, a withdrawal where r1 was a deposit of "
+                + "%d: the same amount the other way is another request, and a replay would tell the worker that money "
+                + "moved which never did", r1ReusedAsAWithdrawal.delta(), R1.delta())
+                .isEqualTo(Rejected.conflicting(r1ReusedAsAWithdrawal, R1.delta()));
         assertThat(course().value(FUND_A)).as("fund-A's value after the conflicts: only r1 and r2 counted")
                 .isEqualTo(R1.delta() + R2.delta());
     }
@@ -142,6 +148,7 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         ApplyResult onB = worker.apply(new ApplyRequest(FUND_B, 1, R1.requestId(), R1.delta()));
         List<ApplyResult> onAAgain = lookAlikes.stream()
                 .map(id -> worker.apply(new ApplyRequest(FUND_A, 1, id, R1.delta()))).toList();
+        ApplyResult onBAgain = worker.apply(new ApplyRequest(FUND_B, 1, R1.requestId(), R1.delta()));
 
         assertThat(onA).as("r1 on fund-A").isEqualTo(new Applied(R1.delta()));
         assertThat(onB).as("r1 on fund-B, a different resource")
@@ -153,6 +160,9 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
                         String.join("\", \"", lookAlikes))
                 .containsExactly(new Applied(2 * R1.delta()), new Applied(3 * R1.delta()), new Applied(4 * R1.delta()),
                         new Applied(5 * R1.delta()), new Applied(6 * R1.delta()), new Applied(7 * R1.delta()));
+        assertThat(onBAgain).as("r1 on fund-B again, answered from fund-B's own record: the record that answers is "
+                + "found by resource and request id together, not only the record that says a repeat exists")
+                .isEqualTo(new Replayed(FUND_B_START_VALUE + R1.delta()));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -100,6 +100,12 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(stillOpen).as("whether the connection the koan lent to writeAroundTheStore is still open: the "
                 + "caller opened it and the caller closes it").isTrue();
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
+
+        long pastTheInts = (1L << 32) + 6;
+        Counterexamples.writeAroundTheStore(direct, "o'clock", pastTheInts);
+        assertThat(course.value("o'clock")).as("o'clock's value after a write of %d, 2^32 + 6: a value is a long, "
+                + "and bound as an int (setInt) only its lowest 32 bits, 6, would be written", pastTheInts)
+                .isEqualTo(pastTheInts);
     }
 
     @Koan(edit = "Counterexamples.restoreGeneration",
@@ -136,6 +142,13 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(holdersRetry).as("r4 retried after the recovery: the counterexample puts back the generation "
                 + "only, so r4's record is still there and answers it; forgetting records is another counterexample, "
                 + "the restored copy's").isEqualTo(new Replayed(3));
+
+        long pastTheInts = (1L << 32) + 2;
+        course.authority().install(FUND_B, pastTheInts + 1);
+        Counterexamples.restoreGeneration(course.connection(), FUND_B, pastTheInts);
+        assertThat(course.generation(FUND_B)).as("fund-B's generation after a recovery put back %d, 2^32 + 2, over "
+                + "%d: a generation is a long, and bound as an int (setInt) only its lowest 32 bits, 2, would be put "
+                + "back", pastTheInts, pastTheInts + 1).isEqualTo(pastTheInts);
     }
 
     @Koan(edit = "Counterexamples.restoreCopy",

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -467,13 +468,19 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(readResources).as("the SQLSTATE of the worker's direct SELECT of fencing.resources: no "
                     + "privilege on that table either").isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
-            assertThat(firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg(t, ', '), 'none') "
-                    + "FROM pg_catalog.unnest(ARRAY['fencing.resources', 'fencing.request_records']) AS t WHERE "
-                    + "pg_catalog.has_table_privilege('" + course.roleName(WORKER) + "', t, 'SELECT, INSERT, UPDATE, "
-                    + "DELETE, TRUNCATE, REFERENCES, TRIGGER') OR pg_catalog.has_any_column_privilege('"
-                    + course.roleName(WORKER) + "', t, 'SELECT, INSERT, UPDATE, REFERENCES')"))
-                    .as("the tables on which the worker keeps any privilege, on the table or on one of its columns "
-                            + "(a column grant reads or writes as surely as a table grant)").isEqualTo("none");
+            // Every table and view of the database, in any schema but the system's: a view runs with its owner's
+            // rights, so SELECT or UPDATE on one that shows the tables reads or writes them as surely as a grant on them.
+            assertThat(firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg(c.oid::"
+                    + "pg_catalog.regclass::text, ', '), 'none') FROM pg_catalog.pg_class c WHERE c.relkind IN ('r', "
+                    + "'p', 'v', 'm', 'f') AND c.relnamespace NOT IN ('pg_catalog'::pg_catalog.regnamespace, "
+                    + "'information_schema'::pg_catalog.regnamespace) AND c.relpersistence <> 't' AND ("
+                    + "pg_catalog.has_table_privilege('" + course.roleName(WORKER) + "', c.oid, 'SELECT, INSERT, "
+                    + "UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER') OR pg_catalog.has_any_column_privilege('"
+                    + course.roleName(WORKER) + "', c.oid, 'SELECT, INSERT, UPDATE, REFERENCES'))"))
+                    .as("the tables and views, in any schema, on which the worker keeps any privilege, on the "
+                            + "relation or on one of its columns (a column grant reads or writes as surely as a table "
+                            + "grant, and a view reads and writes its tables with its owner's rights)")
+                    .isEqualTo("none");
             assertThat(firstValue(course.session(OWNER), "SELECT pg_catalog.has_schema_privilege('"
                     + course.roleName(WORKER) + "', 'fencing', 'CREATE')")).as("may the worker create objects in "
                     + "schema fencing? The function looks names up there, with its owner's rights, and so does every "
@@ -523,10 +530,12 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(course.session(OWNER), "GRANT USAGE ON SCHEMA fencing TO "
                     + course.roleName(BYSTANDER));
             String call = sqlStateOf(bystander, "SELECT * FROM fencing.apply_request('fund-A', 1, 'by-1', 5)");
-            // Any other function of the schema that runs with the owner's rights is a door of its own.
+            // Any other function that runs with its owner's rights is a door of its own, in whatever schema it was
+            // created (a name written without one lands in public).
             String otherDoors = firstValue(course.session(OWNER), "SELECT coalesce(pg_catalog.string_agg("
                     + "p.oid::pg_catalog.regprocedure::text, ', '), 'none') FROM pg_catalog.pg_proc p WHERE "
-                    + "p.pronamespace = 'fencing'::pg_catalog.regnamespace AND p.prosecdef AND p.oid <> "
+                    + "p.pronamespace NOT IN ('pg_catalog'::pg_catalog.regnamespace, "
+                    + "'information_schema'::pg_catalog.regnamespace) AND p.prosecdef AND p.oid <> "
                     + "'fencing.apply_request(text, bigint, text, bigint)'::pg_catalog.regprocedure AND ("
                     + "pg_catalog.has_function_privilege('" + course.roleName(BYSTANDER) + "', p.oid, 'EXECUTE') OR "
                     + "pg_catalog.has_function_privilege('" + course.roleName(WORKER) + "', p.oid, 'EXECUTE'))");
@@ -538,7 +547,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "EXECUTE; 'X*' is EXECUTE with the grant option)", course.roleName(BYSTANDER), privileges)
                     .isEqualTo(SqlState.INSUFFICIENT_PRIVILEGE);
             assertThat(course.contents()).as("every row of both tables after the refused call").isEqualTo(before);
-            assertThat(otherDoors).as("the other functions in schema fencing that run with the owner's rights "
+            assertThat(otherDoors).as("the other functions, in any schema, that run with their owner's rights "
                     + "(SECURITY DEFINER) and that the worker or %s may call: each is a way to the tables around "
                     + "fencing.apply_request's checks. Revoke EXECUTE on it from PUBLIC as well; apply_request runs as "
                     + "the owner, so it may still call it", course.roleName(BYSTANDER)).isEqualTo("none");
@@ -735,6 +744,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                             1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1), 7)));
             List<Object> answers = malformed.stream().map(each -> answerOrFailure(course.worker(), each.request()))
                     .toList();
+            // From SQL a generation or a delta can be NULL: on the held fund-A, and on fund-C, which does not exist.
+            List<String> nullsFromSql = Stream.of("'fund-A', NULL, 'n1', 5", "'fund-A', 1, 'n2', NULL",
+                    "'fund-C', NULL, 'n3', 5", "'fund-C', 1, 'n4', NULL").map(arguments -> sqlStateOf(
+                            course.session(WORKER), "SELECT * FROM fencing.apply_request(" + arguments + ")")).toList();
             authority.rollback();
 
             for (int i = 0; i < malformed.size(); i++) {
@@ -743,6 +756,12 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                         malformed.get(i).what()).asString().startsWith(IllegalArgumentException.class.getName())
                         .contains(malformed.get(i).field());
             }
+            assertThat(nullsFromSql).as("the SQLSTATEs of calls from SQL with a NULL generation, then a NULL delta, on "
+                    + "fund-A while its row is held, then the same on fund-C, which does not exist (\"ok\" when a call "
+                    + "answered): each is malformed, refused with %s before the lock and before the resource is looked "
+                    + "up, not answered 55P03 (try again) or as an unknown resource", SqlState.INVALID_PARAMETER_VALUE)
+                    .containsExactly(SqlState.INVALID_PARAMETER_VALUE, SqlState.INVALID_PARAMETER_VALUE,
+                            SqlState.INVALID_PARAMETER_VALUE, SqlState.INVALID_PARAMETER_VALUE);
         }
 
         /**
