@@ -45,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -238,7 +239,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         LeaseIssuer issuerB = issuer();
         long beforeTheRace = issuerB.nextGeneration(FUND_A);
 
-        CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuerB, FUND_A);
+        CounterRace race = heldWhileAnotherTakes(Seam.AFTER_ITS_READ, FUND_A, issuerB, 2);
         // Issuer C takes a number on fund-B, and right after its write issuer D, on another thread, takes the next.
         // D shares C's client, so whatever C reads afterwards already shows D's number: C's number is the one its
         // own compare-and-set wrote, never what the counter says a moment later.
@@ -249,7 +250,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 unchecked(() -> issuerOn(clientOfC).nextGeneration(FUND_B))).join()));
         long takenByC = issuerOn(clientOfC).nextGeneration(FUND_B);
 
-        assertThat(List.of(beforeTheRace, race.takenByB().get(0), race.takenByB().get(1), race.takenByA())).as(
+        assertThat(List.of(beforeTheRace, race.takenMeanwhile().get(0), race.takenMeanwhile().get(1),
+                race.takenByTheHeld())).as(
                 "the generations issued: before the race, twice by issuer B while A sat between its read and its "
                 + "write, and by A after it: A's compare-and-set must lose, and A must read again and take the number "
                 + "after B's last, however many B took").containsExactly(2L, 3L, 4L, 5L);
@@ -258,40 +260,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "when C answered %d: C's number is the one its own compare-and-set wrote, never what the counter "
                 + "says a moment later", takenByC).hasSize(1).doesNotContain(takenByC);
         // Issuer E is held right before its write, after every read it makes, while issuer B takes two numbers.
-        EnsembleClient clientOfE = connect(Identity.ISSUER);
-        Pause beforeTheWrite = new Pause();
-        clientOfE.onceBeforeCounterWritten(beforeTheWrite::hold);
-        CompletableFuture<Long> takenByE = CompletableFuture.supplyAsync(
-                unchecked(() -> issuerOn(clientOfE).nextGeneration(FUND_A)));
-        List<Long> takenByBWhileEWrites;
-        try {
-            beforeTheWrite.awaitReached(takenByE, "does nextGeneration write the counter with setData?");
-            takenByBWhileEWrites = List.of(issuerB.nextGeneration(FUND_A), issuerB.nextGeneration(FUND_A));
-        } finally {
-            beforeTheWrite.release();
-        }
-        long takenByEAfter = answerOf(takenByE, "issuer E's nextGeneration, held right before its write");
-        assertThat(List.of(takenByBWhileEWrites.get(0), takenByBWhileEWrites.get(1), takenByEAfter))
+        CounterRace raceOfE = heldWhileAnotherTakes(Seam.BEFORE_ITS_WRITE, FUND_A, issuerB, 2);
+        assertThat(List.of(raceOfE.takenMeanwhile().get(0), raceOfE.takenMeanwhile().get(1), raceOfE.takenByTheHeld()))
                 .as("the two numbers issuer B took while issuer E was held right before its counter write (after "
                         + "every read E makes), then E's own number: a look just before the write decides nothing, "
                         + "only a write that names the version it read (withVersion) fails when the counter moved")
                 .containsExactly(6L, 7L, 8L);
         // Issuer F is held right after it read 8, while issuer B takes exactly one number: the counter then holds 9,
         // the very number F meant to write.
-        EnsembleClient clientOfF = connect(Identity.ISSUER);
-        Pause afterTheRead = new Pause();
-        clientOfF.onceAfterCounterRead(afterTheRead::hold);
-        CompletableFuture<Long> takenByF = CompletableFuture.supplyAsync(
-                unchecked(() -> issuerOn(clientOfF).nextGeneration(FUND_A)));
-        long takenByBWhileFWaits;
-        try {
-            afterTheRead.awaitReached(takenByF, "does nextGeneration read the counter with getData?");
-            takenByBWhileFWaits = issuerB.nextGeneration(FUND_A);
-        } finally {
-            afterTheRead.release();
-        }
-        long takenByFAfter = answerOf(takenByF, "issuer F's nextGeneration, held right after its read");
-        assertThat(List.of(takenByBWhileFWaits, takenByFAfter)).as("the number issuer B took while issuer F sat "
+        CounterRace raceOfF = heldWhileAnotherTakes(Seam.AFTER_ITS_READ, FUND_A, issuerB, 1);
+        assertThat(List.of(raceOfF.takenMeanwhile().get(0), raceOfF.takenByTheHeld())).as("the number issuer B took while issuer F sat "
                 + "right after reading 8, then F's own: B wrote 9, the number F meant to write, so F's compare-and-set "
                 + "lost; a counter that shows F's number says nothing about whose write put it there, and F reads again")
                 .containsExactly(9L, 10L);
@@ -310,9 +288,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "overwrites the node (orSetData), hands out B's numbers a second time. The issuer that "
                         + "created the counter goes back to the read as well: its create reserved no number."})
     void issuersThatBothFindNoCounterShareTheOneThatWasCreated() throws Exception {
-        CounterRace race = issuerAHeldAfterItsReadWhileBTakesTwo(issuer(), FUND_B);
+        CounterRace race = heldWhileAnotherTakes(Seam.AFTER_ITS_READ, FUND_B, issuer(), 2);
 
-        assertThat(List.of(race.takenByB().get(0), race.takenByB().get(1), race.takenByA())).as("the generations "
+        assertThat(List.of(race.takenMeanwhile().get(0), race.takenMeanwhile().get(1), race.takenByTheHeld())).as(
+                "the generations "
                 + "issued on fund-B: twice by issuer B, which created the counter while A sat after finding none, "
                 + "then by A: A's create must find B's counter and A must take the number after B's last")
                 .containsExactly(2L, 3L, 4L);
@@ -320,20 +299,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
 
         // Issuer C finds no counter for fund-A, creates it, and is held right before its first write, while issuer D
         // takes a number from the counter C created.
-        EnsembleClient clientOfC = connect(Identity.ISSUER);
-        Pause beforeTheWrite = new Pause();
-        clientOfC.onceBeforeCounterWritten(beforeTheWrite::hold);
-        CompletableFuture<Long> takenByC = CompletableFuture.supplyAsync(
-                unchecked(() -> issuerOn(clientOfC).nextGeneration(FUND_A)));
-        long takenByD;
-        try {
-            beforeTheWrite.awaitReached(takenByC, "does nextGeneration write the counter with setData?");
-            takenByD = issuer().nextGeneration(FUND_A);
-        } finally {
-            beforeTheWrite.release();
-        }
-        long takenByCAfter = answerOf(takenByC, "issuer C's nextGeneration, held right before its first write");
-        assertThat(List.of(takenByD, takenByCAfter)).as("the number issuer D took from fund-A's new counter while "
+        CounterRace raceOfC = heldWhileAnotherTakes(Seam.BEFORE_ITS_WRITE, FUND_A, issuer(), 1);
+        assertThat(List.of(raceOfC.takenMeanwhile().get(0), raceOfC.takenByTheHeld())).as("the number issuer D took from fund-A's new counter while "
                 + "issuer C, which created it, sat right before its first write, then C's own: creating the counter "
                 + "reserves no number, so C's first write is a compare-and-set like any other")
                 .containsExactly(2L, 3L);
@@ -810,26 +777,50 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     /** What two issuers took from one counter: A was held right after its read while B took two numbers. */
-    private record CounterRace(List<Long> takenByB, long takenByA) {
+    /** The numbers another issuer took while the held one waited at its checkpoint, then the held one's own. */
+    private record CounterRace(List<Long> takenMeanwhile, long takenByTheHeld) {
     }
 
-    private CounterRace issuerAHeldAfterItsReadWhileBTakesTwo(LeaseIssuer issuerB, String resource) throws Exception {
-        EnsembleClient clientOfA = connect(Identity.ISSUER);
-        LeaseIssuer issuerA = issuerOn(clientOfA);
+    /** Where in nextGeneration an issuer is held, and what to ask when it never gets there. */
+    private enum Seam {
+        AFTER_ITS_READ("right after its read", "does nextGeneration read the counter with zookeeper.getData(), "
+                + "before it writes or creates one?", EnsembleClient::onceAfterCounterRead),
+        BEFORE_ITS_WRITE("right before its write", "does nextGeneration write the counter with setData?",
+                EnsembleClient::onceBeforeCounterWritten);
+
+        private final String where;
+        private final String question;
+        private final BiConsumer<EnsembleClient, Runnable> once;
+
+        Seam(String where, String question, BiConsumer<EnsembleClient, Runnable> once) {
+            this.where = where;
+            this.question = question;
+            this.once = once;
+        }
+    }
+
+    /**
+     * An issuer on a client of its own takes a number on {@code resource} and is held at {@code seam}, while
+     * {@code another} takes {@code count} numbers there; then the held issuer goes on.
+     */
+    private CounterRace heldWhileAnotherTakes(Seam seam, String resource, LeaseIssuer another, int count)
+            throws Exception {
+        EnsembleClient client = connect(Identity.ISSUER);
         Pause pause = new Pause();
-        clientOfA.onceAfterCounterRead(pause::hold);
-        CompletableFuture<Long> takenByA = CompletableFuture.supplyAsync(
-                unchecked(() -> issuerA.nextGeneration(resource)));
-        List<Long> takenByB;
+        seam.once.accept(client, pause::hold);
+        CompletableFuture<Long> held = CompletableFuture.supplyAsync(
+                unchecked(() -> issuerOn(client).nextGeneration(resource)));
+        List<Long> meanwhile = new ArrayList<>();
         try {
-            pause.awaitReached(takenByA, "does nextGeneration read the counter with zookeeper.getData(), before it "
-                    + "writes or creates one?");
-            takenByB = List.of(issuerB.nextGeneration(resource), issuerB.nextGeneration(resource));
+            pause.awaitReached(held, seam.question);
+            for (int taken = 0; taken < count; taken++) {
+                meanwhile.add(another.nextGeneration(resource));
+            }
         } finally {
             pause.release();
         }
-        return new CounterRace(takenByB, answerOf(takenByA, "issuer A's nextGeneration on " + resource
-                + ", held after its read while issuer B took two numbers"));
+        return new CounterRace(meanwhile, answerOf(held, "the held issuer's nextGeneration on " + resource + ", "
+                + seam.where + " while another issuer took " + count));
     }
 
     /** Marks {@code reached}, then waits until {@code released}: a grant halted at a seam while the koan acts. */
