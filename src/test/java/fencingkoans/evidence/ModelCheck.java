@@ -3,6 +3,7 @@ package fencingkoans.evidence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.destination.Destination;
+import fencingkoans.koans.support.ContractModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -7,6 +7,7 @@ import fencingkoans.contract.ApplyResult;
 import fencingkoans.contract.ApplyResult.Rejected;
 import fencingkoans.contract.ResourceState;
 import fencingkoans.destination.SqliteDestination;
+import fencingkoans.koans.support.ContractModel;
 import fencingkoans.store.FencedStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;

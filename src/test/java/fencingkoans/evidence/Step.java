@@ -1,6 +1,7 @@
 package fencingkoans.evidence;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.koans.support.ContractModel;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
 

@@ -4,6 +4,7 @@ import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_B;
 
 import fencingkoans.contract.ApplyRequest;
+import fencingkoans.koans.support.ContractModel;
 import fencingkoans.sqlite.Checkpoint;
 import java.util.List;
 import java.util.Map;

@@ -26,7 +26,9 @@ final class FailureStory {
      */
     private static final Pattern STUB = Pattern.compile(
             "Not written yet: (\\S+?)(?: \\(needed by [^)]*\\))?\\. Edit (\\S+), delete this (?:throw|RAISE)");
-    private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$");
+    private static final Pattern DESCRIPTION = Pattern.compile("^\\[(.*)\\]\\s*$", Pattern.DOTALL);
+    /** Where a description written over several lines ends: its bracket, then the comparison's first line. */
+    private static final Pattern DESCRIBED_COMPARISON = Pattern.compile("\\] ?\\R(?=expected: )");
     /** A stack frame an assertion's message quotes, or the line that stands for the frames it left out. */
     private static final Pattern QUOTED_FRAME = Pattern.compile(
             "^\\s*(at \\S+\\(.*\\)|\\.\\.\\.\\(\\d+ remaining lines.*|\\.\\.\\. \\d+ more)$");
@@ -90,7 +92,7 @@ final class FailureStory {
         if (failure instanceof AssertionFailedError compared && compared.isExpectedDefined()
                 && compared.isActualDefined()) {
             List<String> lines = new ArrayList<>();
-            description(compared).ifPresent(lines::add);
+            description(compared).ifPresent(described -> lines.addAll(described.lines().toList()));
             lines.add("expected: " + compared.getExpected().getStringRepresentation());
             lines.add(" but was: " + compared.getActual().getStringRepresentation());
             return lines;
@@ -188,9 +190,12 @@ final class FailureStory {
         return "src/test/java/" + type.getPackageName().replace('.', '/') + "/" + file + ":" + line;
     }
 
+    /** The description in brackets that starts the message, over as many lines as it was written on. */
     private static Optional<String> description(Throwable failure) {
-        String firstLine = String.valueOf(failure.getMessage()).lines().findFirst().orElse("");
-        Matcher described = DESCRIPTION.matcher(firstLine);
+        String message = String.valueOf(failure.getMessage()).strip();
+        Matcher compared = DESCRIBED_COMPARISON.matcher(message);
+        Matcher described = DESCRIPTION.matcher(compared.find() ? message.substring(0, compared.start() + 1)
+                : message.lines().findFirst().orElse(""));
         return described.matches() ? Optional.of(described.group(1)) : Optional.empty();
     }
 

@@ -14,6 +14,7 @@ import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.koans.support.KoansOnEveryDestination;
+import fencingkoans.koans.support.UnseenRequests;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.Ledger;
 import fencingkoans.store.Authority;
@@ -116,6 +117,16 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
         assertThat(muchLater).as("worker B presents generation 3000000000 once the authority has installed it: "
                 + "equal is equal, however large the number, and it is larger than an int holds")
                 .isEqualTo(new Applied(8));
+    }
+
+    @Koan(edit = "FencedStore.apply and Authority.install",
+            teaches = "The rule holds for every request, not only for those the koans wrote: whatever the numbers, the installed generation applies and an older one is stale.",
+            hints = {
+                "Nothing new to write: the message names the step your store answered differently, and the steps "
+                        + "before it on the same resource. Work them out by hand with the lesson's rules.",
+                "A store that compares each request with the generation installed now passes, in every run; one that knows particular requests does not. Graded runs draw a new sequence each time."})
+    default void staleAuthorityIsRejectedOnRequestsNoKoanWrote() {
+        UnseenRequests.assertTheStoreFollowsTheContract(course(), UnseenRequests.Scope.STALE_AUTHORITY);
     }
 }
 

@@ -20,6 +20,7 @@ import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.koans.support.KoansOnEveryDestination;
+import fencingkoans.koans.support.UnseenRequests;
 import fencingkoans.store.Authority;
 import fencingkoans.store.FencedStore;
 import java.util.List;
@@ -409,5 +410,15 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 + "changes no value, yet an Applied would tell a replaced worker that its authority still holds, and "
                 + "its id would be kept as if it had been admitted").isEqualTo(Rejected.stale(1, 2));
         assertThat(course().value(FUND_B)).as("fund-B's value after the withdrawal").isEqualTo(FUND_B_START_VALUE - 30);
+    }
+
+    @Koan(edit = "FencedStore.apply and Authority.install",
+            teaches = "The contract holds for every request, not only for those the koans wrote: each resource judged by its own generation, an invented generation refused, an unknown resource refused, an install that is not higher refused.",
+            hints = {
+                "Nothing new to write: the message names the step your store answered differently, and the steps "
+                        + "before it on the same resource. Work them out by hand with the lesson's rules.",
+                "Look at the resource of the failing step: which generation does your store compare with, and is it that resource's own? Graded runs draw a new sequence each time."})
+    default void eachResourceKeepsItsContractOnRequestsNoKoanWrote() {
+        UnseenRequests.assertTheStoreFollowsTheContract(course(), UnseenRequests.Scope.CONTRACT_PER_RESOURCE);
     }
 }

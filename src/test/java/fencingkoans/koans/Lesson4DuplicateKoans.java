@@ -21,6 +21,7 @@ import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
 import fencingkoans.koans.support.KoansOnEveryDestination;
+import fencingkoans.koans.support.UnseenRequests;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedFault;
 import fencingkoans.store.FencedStore;
@@ -279,6 +280,16 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         assertThat(afterInstall).as("the same r2 sent again once generation 3 is installed: its unissued rejection "
                 + "changed nothing, so r2 is new and applies (a Replayed here means a record was kept for the "
                 + "rejection, and the payment would never happen)").isEqualTo(new Applied(12));
+    }
+
+    @Koan(edit = "FencedStore.apply",
+            teaches = "Duplicates are answered from the record for every request, not only for those the koans wrote: a repeat replays, a reuse with another delta conflicts, whatever generation is installed by then.",
+            hints = {
+                "Nothing new to write: the message names the step your store answered differently, and the steps "
+                        + "before it on the same resource. Work them out by hand with the lesson's rules.",
+                "Was the failing step's request id used before on that resource, and under which generation? The record answers first. Graded runs draw a new sequence each time."})
+    default void duplicatesAreAnsweredFromTheRecordOnRequestsNoKoanWrote() {
+        UnseenRequests.assertTheStoreFollowsTheContract(course(), UnseenRequests.Scope.DUPLICATES);
     }
 }
 

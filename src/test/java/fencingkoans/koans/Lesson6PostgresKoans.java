@@ -120,6 +120,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         public void theWorkerHoldingTheNewGenerationIsAdmitted() {
             Lesson1OnEveryDestination.super.theWorkerHoldingTheNewGenerationIsAdmitted();
         }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Lesson 1's sequence of requests no koan wrote, now through fencing.apply_request: the message names the "
+                    + "step your function answered differently and the steps before it on fund-A.",
+            "Does your function compare p_generation with the generation it selected from the row, for any numbers? "
+                    + "Graded runs draw a new sequence each time."})
+        public void staleAuthorityIsRejectedOnRequestsNoKoanWrote() {
+            Lesson1OnEveryDestination.super.staleAuthorityIsRejectedOnRequestsNoKoanWrote();
+        }
     }
 
     @Nested
@@ -236,6 +246,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "looked up, as every check of the request comes before the lock").isEqualTo(
                     SqlState.INVALID_PARAMETER_VALUE);
         }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Lesson 2's sequence of requests no koan wrote, now through fencing.apply_request: the message names the "
+                    + "step your function answered differently and the steps before it on the same resource.",
+            "Does your function select the row WHERE name = p_resource and judge the request by that row alone, "
+                    + "unknown, stale and unissued each answered? Graded runs draw a new sequence each time."})
+        public void eachResourceKeepsItsContractOnRequestsNoKoanWrote() {
+            Lesson2OnEveryDestination.super.eachResourceKeepsItsContractOnRequestsNoKoanWrote();
+        }
     }
 
     @Nested
@@ -330,6 +350,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             "INSERT INTO fencing.request_records only next to the UPDATE that applies the delta, never on a rejection."})
         public void aRejectedRequestLeavesNoRecord() {
             Lesson4OnEveryDestination.super.aRejectedRequestLeavesNoRecord();
+        }
+
+        @Override
+        @AgainOnPostgres(hints = {
+            "Lesson 4's sequence of requests no koan wrote, now through fencing.apply_request: the message names the "
+                    + "step your function answered differently and the steps before it on the same resource.",
+            "Is the record looked up by resource and request id before the generation is compared, and its stored "
+                    + "answer returned whatever generation is installed? Graded runs draw a new sequence each time."})
+        public void duplicatesAreAnsweredFromTheRecordOnRequestsNoKoanWrote() {
+            Lesson4OnEveryDestination.super.duplicatesAreAnsweredFromTheRecordOnRequestsNoKoanWrote();
         }
     }
 

@@ -36,6 +36,13 @@ record Grade(List<LessonGrade> lessons, List<String> refusals, List<String> comp
         }
     }
 
+    /**
+     * The method names of the koans that hold a group of koans to the rule on requests no koan wrote, drawn afresh
+     * for every graded run: while one has not passed, the koans that run in the same class earn nothing, since a
+     * table of answers to the koans' own requests could pass them.
+     */
+    static final String GUARD_SUFFIX = "OnRequestsNoKoanWrote";
+
     /** Grades every koan the course declares, by class and method; a koan without an outcome is graded as not run. */
     static Grade of(List<TamperManifest.PlannedLesson> course, Map<String, KoanOutcome> outcomes, Points points,
             List<String> refusals, List<String> compileErrors) {
@@ -46,8 +53,23 @@ record Grade(List<LessonGrade> lessons, List<String> refusals, List<String> comp
                 : KoanOutcome.NOT_RUN;
         return new Grade(course.stream().map(lesson -> new LessonGrade(lesson.number(), lesson.title(),
                 lesson.koans().stream().map(koan -> new KoanGrade(koan.number(), koan.name(), lesson.number(),
-                        outcomes.getOrDefault(koan.key(), unrun), points.perKoan(lesson.number()))).toList()))
+                        guarded(koan, lesson, outcomes, unrun), points.perKoan(lesson.number()))).toList()))
                 .toList(), List.copyOf(refusals), List.copyOf(compileErrors));
+    }
+
+    /** The koan's outcome, withheld when it passed but the guard of its class did not. */
+    private static KoanOutcome guarded(TamperManifest.PlannedKoan koan, TamperManifest.PlannedLesson lesson,
+            Map<String, KoanOutcome> outcomes, KoanOutcome unrun) {
+        KoanOutcome outcome = outcomes.getOrDefault(koan.key(), unrun);
+        String testClass = koan.key().substring(0, koan.key().indexOf('#'));
+        return lesson.koans().stream().filter(guard -> guard.key().startsWith(testClass + "#")
+                        && guard.key().endsWith(GUARD_SUFFIX) && !guard.equals(koan))
+                .filter(guard -> outcomes.getOrDefault(guard.key(), unrun).status() != KoanStatus.PASSED)
+                .findFirst().filter(guard -> outcome.status() == KoanStatus.PASSED)
+                .map(guard -> new KoanOutcome(KoanStatus.WITHHELD, "it passed, but koan " + guard.number() + " ("
+                        + guard.name() + ") did not: the same rule on requests drawn for this run, which no table of "
+                        + "answers can know"))
+                .orElse(outcome);
     }
 
     List<KoanGrade> koans() {

@@ -3,6 +3,7 @@ package fencingkoans.harness.grading;
 import fencingkoans.harness.KoanLauncher;
 import fencingkoans.harness.KoanResults;
 import fencingkoans.harness.KoanThread;
+import fencingkoans.koans.support.UnseenRequests;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +41,8 @@ public final class SealedKoanRun {
         String token = input.readLine();
         String leaveOut = input.readLine();
         System.setIn(new ByteArrayInputStream(new byte[0]));
+        // The requests no koan wrote are drawn afresh for this run, from a seed learner code cannot read.
+        System.setProperty(UnseenRequests.SEED, Long.toString(new SecureRandom().nextLong()));
         try (SocketChannel socket = SocketChannel.open(StandardProtocolFamily.UNIX);
                 PrintWriter channel = new PrintWriter(Channels.newOutputStream(socket), true, StandardCharsets.UTF_8)) {
             socket.connect(UnixDomainSocketAddress.of(args[0]));

@@ -1,4 +1,4 @@
-package fencingkoans.evidence;
+package fencingkoans.koans.support;
 
 import static fencingkoans.sqlite.Database.FUND_A;
 import static fencingkoans.sqlite.Database.FUND_A_START_VALUE;
@@ -21,9 +21,10 @@ import java.util.TreeMap;
 /**
  * The contract of the course, written as plainly as possible in memory: what {@code FencedStore} and
  * {@code Authority} must answer, and what the database must hold afterwards. No SQL, no transactions, no
- * concurrency: if the real store ever disagrees with this, one of the two is wrong.
+ * concurrency: if the real store ever disagrees with this, one of the two is wrong. The last koan of lessons 1, 2
+ * and 4 compares your store with it on requests no koan wrote ({@link UnseenRequests}).
  */
-final class ContractModel {
+public final class ContractModel {
 
     private record Recorded(long delta, long generation, long resultValue) {
     }
@@ -32,13 +33,13 @@ final class ContractModel {
     /** Keyed by resource, then request id, so that the contents come out in the database's order. */
     private final Map<String, Map<String, Recorded>> records = new TreeMap<>();
 
-    ContractModel() {
+    public ContractModel() {
         resources.put(FUND_A, new ResourceState(FUND_A, 1, FUND_A_START_VALUE));
         resources.put(FUND_B, new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
     }
 
     /** The record is looked up first, whatever generation is installed; then the generation must be equal. */
-    ApplyResult apply(ApplyRequest request) {
+    public ApplyResult apply(ApplyRequest request) {
         Recorded earlier = recordsOf(request.resource()).get(request.requestId());
         if (earlier != null) {
             return earlier.delta() == request.delta()
@@ -63,17 +64,17 @@ final class ContractModel {
     }
 
     /** Whether {@link #apply} would change anything: only then does it reach the value update. */
-    boolean wouldApply(ApplyRequest request) {
+    public boolean wouldApply(ApplyRequest request) {
         ResourceState state = resources.get(request.resource());
         return state != null && state.generation() == request.generation()
                 && !hasRecord(request.resource(), request.requestId());
     }
 
-    boolean hasRecord(String resource, String requestId) {
+    public boolean hasRecord(String resource, String requestId) {
         return recordsOf(resource).containsKey(requestId);
     }
 
-    InstallResult install(String resource, long generation) {
+    public InstallResult install(String resource, long generation) {
         ResourceState state = resources.get(resource);
         if (state == null) {
             return new InstallResult.UnknownResource(resource);
@@ -85,23 +86,23 @@ final class ContractModel {
         return new InstallResult.Installed(resource, generation);
     }
 
-    Optional<ResourceState> read(String resource) {
+    public Optional<ResourceState> read(String resource) {
         return Optional.ofNullable(resources.get(resource));
     }
 
-    long installedGeneration(String resource) {
+    public long installedGeneration(String resource) {
         return resources.get(resource).generation();
     }
 
     /** The stored requests of one resource, as (request id, delta) pairs. */
-    List<Map.Entry<String, Long>> storedRequests(String resource) {
+    public List<Map.Entry<String, Long>> storedRequests(String resource) {
         List<Map.Entry<String, Long>> stored = new ArrayList<>();
         recordsOf(resource).forEach((id, recorded) -> stored.add(Map.entry(id, recorded.delta())));
         return stored;
     }
 
     /** Every row the database must hold, in the format and order of {@code SqliteDestination.contents()}. */
-    List<String> contents() {
+    public List<String> contents() {
         List<String> rows = new ArrayList<>();
         resources.values().forEach(state -> rows.add(
                 "resource|" + state.resource() + "|" + state.generation() + "|" + state.value()));
