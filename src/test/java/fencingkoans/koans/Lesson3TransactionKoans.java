@@ -18,6 +18,7 @@ import fencingkoans.harness.Interleaving;
 import fencingkoans.harness.Koan;
 import fencingkoans.harness.Lesson;
 import fencingkoans.koans.support.CourseKoans;
+import fencingkoans.koans.support.UnseenRequests;
 import fencingkoans.koans.support.Pause;
 import fencingkoans.sqlite.Checkpoint;
 import fencingkoans.sqlite.InjectedError;
@@ -456,5 +457,20 @@ class Lesson3TransactionKoans extends CourseKoans {
         } catch (SQLException e) {
             return "busy: " + e.getMessage();
         }
+    }
+
+    @Koan(edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
+            teaches = "The transaction holds for every request, not only for those the koans wrote: an install in the "
+                    + "gap is contended, a lock held elsewhere or a reader at the commit gets Contended and changes "
+                    + "nothing, and a failure after the update leaves nothing behind.",
+            hints = {
+                "Nothing new to write: the message names the step your store answered differently, what disturbed "
+                        + "it, and the steps before it on the same resource. Which koan of this lesson showed that "
+                        + "disturbance?",
+                "A store whose whole check and effect run in one ImmediateTransaction.run, which answers Contended "
+                        + "only for a lock held elsewhere and rolls back every failure, passes with any sequence. "
+                        + "Graded runs draw a new sequence each time."})
+    void theTransactionHoldsOnRequestsNoKoanWrote() {
+        UnseenRequests.assertTheStoreFollowsTheContract(course, UnseenRequests.Scope.TRANSACTION);
     }
 }

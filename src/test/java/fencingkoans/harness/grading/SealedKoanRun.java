@@ -3,7 +3,6 @@ package fencingkoans.harness.grading;
 import fencingkoans.harness.KoanLauncher;
 import fencingkoans.harness.KoanResults;
 import fencingkoans.harness.KoanThread;
-import fencingkoans.koans.support.UnseenRequests;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -30,6 +29,8 @@ public final class SealedKoanRun {
     static final String STARTED = "started";
     static final String RESULT = "result";
     static final String DONE = "done";
+    /** The seed of the koans on requests no koan wrote ({@code koans.support.UnseenRequests}), new for every run. */
+    public static final String UNSEEN_REQUESTS_SEED = "koans.unseen-requests.seed";
     private static final int MAX_DETAIL = 400;
 
     private SealedKoanRun() {
@@ -42,7 +43,7 @@ public final class SealedKoanRun {
         String leaveOut = input.readLine();
         System.setIn(new ByteArrayInputStream(new byte[0]));
         // The requests no koan wrote are drawn afresh for this run, from a seed learner code cannot read.
-        System.setProperty(UnseenRequests.SEED, Long.toString(new SecureRandom().nextLong()));
+        System.setProperty(UNSEEN_REQUESTS_SEED, Long.toString(new SecureRandom().nextLong()));
         try (SocketChannel socket = SocketChannel.open(StandardProtocolFamily.UNIX);
                 PrintWriter channel = new PrintWriter(Channels.newOutputStream(socket), true, StandardCharsets.UTF_8)) {
             socket.connect(UnixDomainSocketAddress.of(args[0]));

@@ -38,7 +38,7 @@ public final class Refusals {
      * lone half of a surrogate pair cuts a build tool's console output short, a newline would split the line it is
      * quoted in, and an ideographic space looks like nothing at all.
      */
-    private static String printable(String text) {
+    static String printable(String text) {
         StringBuilder shown = new StringBuilder();
         text.chars().forEach(c -> shown.append(Character.isISOControl(c) || Character.isSurrogate((char) c)
                 || c != ' ' && (Character.isWhitespace(c) || Character.isSpaceChar(c))

@@ -5,95 +5,186 @@ import static fencingkoans.sqlite.Database.FUND_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import fencingkoans.contract.ApplyRequest;
-import fencingkoans.contract.NotWrittenYet;
+import fencingkoans.contract.ApplyResult;
+import fencingkoans.contract.ApplyResult.Applied;
+import fencingkoans.contract.ApplyResult.Contended;
 import fencingkoans.contract.ApplyResult.Rejected;
+import fencingkoans.contract.ApplyResult.Replayed;
+import fencingkoans.contract.InstallResult;
+import fencingkoans.contract.NotWrittenYet;
 import fencingkoans.contract.RejectionReason;
 import fencingkoans.destination.Destination;
 import fencingkoans.destination.Destination.Worker;
+import fencingkoans.destination.SqliteDestination;
+import fencingkoans.harness.grading.SealedKoanRun;
+import fencingkoans.sqlite.Checkpoint;
+import fencingkoans.sqlite.Checkpoints;
+import fencingkoans.sqlite.InjectedError;
+import fencingkoans.sqlite.InjectedFault;
+import fencingkoans.sqlite.Ledger;
+import fencingkoans.store.FencedStore;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.function.BiFunction;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Requests no koan wrote: a sequence of installs, applies and reads drawn at random, answered by the store and by
- * {@link ContractModel} side by side. Each lesson that ends with such a koan draws only what its own koans already
- * pin down, so a store that follows the lesson's rules always agrees. The sequence is fixed in a learner's runs
- * and drawn afresh for every graded run ({@link #SEED}), so that no table of answers can know it in advance.
+ * {@link ContractModel} side by side. Each lesson that has such a koan draws only what its own koans, and those of
+ * the lessons before it, already pin down, and every sequence meets each kind of step its lesson draws within its
+ * first steps, so that a store passes or fails it whatever the seed. The sequence is fixed in a learner's runs and
+ * drawn afresh for every graded run ({@link #SEED}), so that no table of answers can know it in advance. Grading
+ * recognises these koans by the end of their method's name, {@code OnRequestsNoKoanWrote}.
  */
 public final class UnseenRequests {
 
     /** The system property a graded run sets to a seed of chance; learner code cannot read it. */
-    public static final String SEED = "koans.unseen-requests.seed";
+    public static final String SEED = SealedKoanRun.UNSEEN_REQUESTS_SEED;
     private static final long LEARNER_SEED = 2_026_12_07L;
     private static final int STEPS = 150;
     private static final int SHOWN_BEFORE = 8;
     private static final String UNKNOWN = "fund-C";
-    private static final String READ = "read ";
 
-    /** What a lesson's sequence may hold, each a superset of nothing but what the lesson's koans ask for. */
+    /** One kind of step. Those marked SQLite are pinned by koans that run on SQLite alone. */
+    enum Kind {
+        INSTALL_HIGHER, INSTALL_EQUAL, INSTALL_LOWER, INSTALL_UNKNOWN, READ,
+        APPLY_CURRENT, APPLY_STALE, APPLY_UNISSUED, APPLY_UNKNOWN, APPLY_ZERO, APPLY_WITHDRAWAL,
+        REPEAT_SAME, REPEAT_CONFLICT, REPEAT_AFTER_REJECTION, ID_OF_THE_OTHER_RESOURCE,
+        MALFORMED_BLANK_ID, MALFORMED_BLANK_RESOURCE, MALFORMED_LONG_ID, MALFORMED_GENERATION,
+        /* SQLite: */ MALFORMED_NULL_REQUEST, MALFORMED_CONTROL, MALFORMED_SURROGATE,
+        /* SQLite: */ INSTALL_IN_THE_GAP, LOCK_HELD, READER_OPEN, FAILURE_AFTER_UPDATE,
+        /* SQLite: */ DUPLICATE_IN_FLIGHT, FAULT_AFTER_RECORD;
+
+        private static final Set<Kind> ON_SQLITE_ALONE = EnumSet.range(MALFORMED_NULL_REQUEST, FAULT_AFTER_RECORD);
+    }
+
+    /** What a lesson's sequence may hold: nothing but what the lesson's koans, and those before them, ask for. */
     public enum Scope {
-        /** Lesson 1: fund-A alone, a new request id each time, generations installed upwards, stale requests. */
-        STALE_AUTHORITY(false, false, false),
-        /** Lesson 2: fund-A, fund-B and an unknown fund-C; installs that are not higher; invented generations. */
-        CONTRACT_PER_RESOURCE(true, true, false),
-        /** Lesson 4: fund-A and fund-B; request ids sent again, with their delta or another, across generations. */
-        DUPLICATES(true, false, true);
+        /** Lesson 1: fund-A alone, a new request id each time, deposits, generations installed upwards, stale ones. */
+        STALE_AUTHORITY(false, 1, EnumSet.of(Kind.INSTALL_HIGHER, Kind.READ, Kind.APPLY_CURRENT, Kind.APPLY_STALE)),
+        /**
+         * Lesson 2: fund-A, fund-B and an unknown fund-C; installs that are not higher; invented generations;
+         * withdrawals and zero deltas; malformed requests of every kind.
+         */
+        CONTRACT_PER_RESOURCE(true, 3, EnumSet.range(Kind.INSTALL_HIGHER, Kind.APPLY_WITHDRAWAL),
+                EnumSet.range(Kind.MALFORMED_BLANK_ID, Kind.MALFORMED_SURROGATE)),
+        /**
+         * Lesson 3, on SQLite: deposits on fund-A and fund-B, disturbed as its koans disturb them: an install in the
+         * gap after the check, the write lock held elsewhere, a reader open at the commit, a failure after the update.
+         */
+        TRANSACTION(true, 1, EnumSet.of(Kind.INSTALL_HIGHER, Kind.READ, Kind.APPLY_CURRENT, Kind.APPLY_STALE),
+                EnumSet.range(Kind.INSTALL_IN_THE_GAP, Kind.FAILURE_AFTER_UPDATE)),
+        /**
+         * Lesson 4: fund-A and fund-B; ids sent again with their delta or another, across generations, after a
+         * rejection, and on the other resource; on SQLite, a duplicate in flight and a fault after the record.
+         */
+        DUPLICATES(true, 5, EnumSet.of(Kind.INSTALL_HIGHER, Kind.READ, Kind.APPLY_CURRENT, Kind.APPLY_STALE,
+                Kind.APPLY_UNISSUED, Kind.APPLY_ZERO, Kind.APPLY_WITHDRAWAL),
+                EnumSet.range(Kind.REPEAT_SAME, Kind.ID_OF_THE_OTHER_RESOURCE),
+                EnumSet.range(Kind.DUPLICATE_IN_FLIGHT, Kind.FAULT_AFTER_RECORD));
 
-        private final boolean inventedGenerations;
-        private final boolean refusedInstallsAndUnknownResources;
-        private final boolean repeatedIds;
+        private final boolean bothFunds;
+        /** How many of {@link #id}'s shapes the lesson's koans have sent: plain ones first. */
+        private final int idShapes;
+        private final Set<Kind> kinds = EnumSet.noneOf(Kind.class);
 
-        Scope(boolean inventedGenerations, boolean refusedInstallsAndUnknownResources, boolean repeatedIds) {
-            this.inventedGenerations = inventedGenerations;
-            this.refusedInstallsAndUnknownResources = refusedInstallsAndUnknownResources;
-            this.repeatedIds = repeatedIds;
+        @SafeVarargs
+        Scope(boolean bothFunds, int idShapes, Set<Kind>... kinds) {
+            this.bothFunds = bothFunds;
+            this.idShapes = idShapes;
+            for (Set<Kind> some : kinds) {
+                this.kinds.addAll(some);
+            }
         }
     }
 
     /** One step with its arguments, done on the contract and on the destination alike. */
     private record Step(String resource, String text, Function<ContractModel, Object> onContract,
-            BiFunction<Worker, Destination, Object> onDestination) {
+            Supplier<Object> onDestination) {
     }
 
-    private final Scope scope;
     private final Random random;
+    private final Scope scope;
     private final ContractModel contract = new ContractModel();
+    private final Destination course;
+    private final Worker worker;
+    /** The worker's own seams, on SQLite; the disturbed kinds use them. */
+    private final Checkpoints seams;
+    private final List<Kind> kinds;
+    /** Every kind not drawn yet: each is drawn, as soon as it can be, before any kind is drawn twice. */
+    private final List<Kind> pending;
+    private final List<String[]> rejected = new ArrayList<>();
+    private Ledger lockHolder;
+    private Statement reader;
     private int nextId;
 
-    private UnseenRequests(Scope scope, long seed) {
-        this.scope = scope;
+    /** Without a destination ({@code course} null), the sequence can only be drawn, as on SQLite or not. */
+    private UnseenRequests(Scope scope, long seed, Destination course, boolean onSqlite) {
         this.random = new Random(seed * 31 + scope.ordinal());
+        this.scope = scope;
+        this.course = course;
+        if (course instanceof SqliteDestination sqlite) {
+            FencedStore store = sqlite.store();
+            this.worker = store::apply;
+            this.seams = store.checkpoints();
+        } else {
+            this.worker = course == null ? null : course.worker();
+            this.seams = null;
+        }
+        this.kinds = scope.kinds.stream().filter(kind -> onSqlite || !Kind.ON_SQLITE_ALONE.contains(kind)).toList();
+        this.pending = new ArrayList<>(kinds);
+        this.pending.remove(Kind.READ);
+    }
+
+    private UnseenRequests(Scope scope, long seed, Destination course) {
+        this(scope, seed, course, course instanceof SqliteDestination);
     }
 
     /**
      * Runs one sequence on {@code course}, which must be in its start state, and fails at the first step whose answer
-     * or whose resource afterwards differs from the contract's, showing that step and the ones before it on its
-     * resource.
+     * or whose resource afterwards differs from the contract's, showing that step and the ones before it.
      */
     public static void assertTheStoreFollowsTheContract(Destination course, Scope scope) {
         Long graded = Long.getLong(SEED);
-        new UnseenRequests(scope, graded == null ? LEARNER_SEED : graded).run(course,
+        new UnseenRequests(scope, graded == null ? LEARNER_SEED : graded, course).run(
                 graded == null ? "the same in every learner run" : "drawn for this graded run");
     }
 
     /** The sequence of {@code seed}, as a graded run with that seed would draw it. */
     public static void assertTheStoreFollowsTheContract(Destination course, Scope scope, long seed) {
-        new UnseenRequests(scope, seed).run(course, "seed " + seed);
+        new UnseenRequests(scope, seed, course).run("seed " + seed);
     }
 
-    private void run(Destination course, String which) {
-        Worker worker = course.worker();
+    /**
+     * The step at which the sequence of {@code seed} has drawn every kind of its scope, on SQLite or not, or -1 if it
+     * never does; its steps are drawn and answered by the contract alone.
+     */
+    public static int everyKindDrawnBy(Scope scope, long seed, boolean onSqlite) {
+        UnseenRequests sequence = new UnseenRequests(scope, seed, null, onSqlite);
+        for (int i = 1; i <= STEPS; i++) {
+            sequence.next().onContract().apply(sequence.contract);
+            if (sequence.pending.isEmpty()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void run(String which) {
         List<Step> done = new ArrayList<>();
         for (int i = 1; i <= STEPS; i++) {
             Step step = next();
             Object expected = pinned(step.onContract().apply(contract));
             Object actual;
             try {
-                actual = pinned(step.onDestination().apply(worker, course));
+                actual = pinned(step.onDestination().get());
             } catch (NotWrittenYet e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -110,54 +201,295 @@ public final class UnseenRequests {
         }
     }
 
+    /** A kind still pending that can be drawn now, if any; otherwise any kind of the scope that can. */
     private Step next() {
-        String resource = scope == Scope.STALE_AUTHORITY || random.nextBoolean() ? FUND_A : FUND_B;
-        if (scope.refusedInstallsAndUnknownResources && random.nextInt(12) == 0) {
-            resource = UNKNOWN;
+        String resource = scope.bothFunds && random.nextBoolean() ? FUND_B : FUND_A;
+        List<Kind> possible = pending.stream().filter(kind -> possible(kind, resource)).toList();
+        if (possible.isEmpty()) {
+            possible = kinds.stream().filter(kind -> possible(kind, resource)).toList();
         }
-        int roll = random.nextInt(100);
-        if (roll < 20) {
-            return install(resource);
-        }
-        if (roll < 28) {
-            String read = resource;
-            return new Step(read, READ + read, model -> model.read(read), (worker, course) -> course.read(read));
-        }
-        List<Map.Entry<String, Long>> stored = contract.storedRequests(resource);
-        if (scope.repeatedIds && roll < 60 && !stored.isEmpty()) {
-            Map.Entry<String, Long> earlier = stored.get(random.nextInt(stored.size()));
-            long delta = random.nextInt(3) == 0 ? earlier.getValue() + 1 + random.nextInt(50) : earlier.getValue();
-            return apply(new ApplyRequest(resource, generation(resource), earlier.getKey(), delta));
-        }
-        return apply(new ApplyRequest(resource, generation(resource), "u-" + nextId++, random.nextInt(2001) - 1000));
+        Kind kind = possible.get(random.nextInt(possible.size()));
+        pending.remove(kind);
+        return step(kind, resource);
     }
 
-    private Step install(String resource) {
+    private boolean possible(Kind kind, String resource) {
+        return switch (kind) {
+            case APPLY_STALE, INSTALL_LOWER -> installed(resource) > 1;
+            case REPEAT_SAME, REPEAT_CONFLICT -> !contract.storedRequests(resource).isEmpty();
+            case REPEAT_AFTER_REJECTION -> rejected.stream().anyMatch(earlier -> earlier[0].equals(resource));
+            case ID_OF_THE_OTHER_RESOURCE -> !contract.storedRequests(other(resource)).isEmpty();
+            case APPLY_WITHDRAWAL -> value(resource) > 0;
+            default -> true;
+        };
+    }
+
+    private Step step(Kind kind, String resource) {
         long installed = installed(resource);
-        long offered = scope.refusedInstallsAndUnknownResources && random.nextInt(3) == 0
-                ? 1 + (long) random.nextInt((int) Math.min(installed, 1_000))
-                : installed + 1 + random.nextInt(3);
+        return switch (kind) {
+            case INSTALL_HIGHER -> install(resource, installed + 1 + random.nextInt(3));
+            case INSTALL_EQUAL -> install(resource, installed);
+            case INSTALL_LOWER -> install(resource, 1 + random.nextInt((int) Math.min(installed - 1, 1_000)));
+            case INSTALL_UNKNOWN -> install(UNKNOWN, 1 + random.nextInt(3));
+            case READ -> {
+                String read = random.nextInt(8) == 0 && kinds.contains(Kind.APPLY_UNKNOWN) ? UNKNOWN : resource;
+                yield new Step(read, "read " + read, model -> model.read(read), () -> course.read(read));
+            }
+            case APPLY_CURRENT -> apply(fresh(resource, installed, deposit()));
+            case APPLY_STALE -> rejectedLater(fresh(resource, 1 + random.nextInt((int) Math.min(installed - 1, 1_000)),
+                    deposit()));
+            case APPLY_UNISSUED -> rejectedLater(fresh(resource, installed + 1 + random.nextInt(3), deposit()));
+            case APPLY_UNKNOWN -> apply(fresh(UNKNOWN, 1 + random.nextInt(3), deposit()));
+            case APPLY_ZERO -> apply(fresh(resource, installed, 0));
+            case APPLY_WITHDRAWAL -> apply(fresh(resource, installed, -1 - random.nextInt((int) Math.min(
+                    value(resource), 1_000))));
+            case REPEAT_SAME, REPEAT_CONFLICT -> {
+                List<Map.Entry<String, Long>> stored = contract.storedRequests(resource);
+                Map.Entry<String, Long> earlier = stored.get(random.nextInt(stored.size()));
+                long delta = kind == Kind.REPEAT_SAME ? earlier.getValue() : earlier.getValue() + 1 + random.nextInt(50);
+                yield apply(new ApplyRequest(resource, anyGeneration(installed), earlier.getKey(), delta));
+            }
+            case REPEAT_AFTER_REJECTION -> {
+                List<String[]> here = rejected.stream().filter(earlier -> earlier[0].equals(resource)).toList();
+                String[] earlier = here.get(random.nextInt(here.size()));
+                rejected.remove(earlier);
+                yield apply(new ApplyRequest(resource, installed, earlier[1], deposit()));
+            }
+            case ID_OF_THE_OTHER_RESOURCE -> {
+                List<Map.Entry<String, Long>> stored = contract.storedRequests(other(resource));
+                String id = stored.get(random.nextInt(stored.size())).getKey();
+                yield contract.hasRecord(resource, id) ? apply(fresh(resource, installed, deposit()))
+                        : apply(new ApplyRequest(resource, installed, id, deposit()));
+            }
+            case MALFORMED_BLANK_ID -> malformed("requestId", new ApplyRequest(resource, installed,
+                    random.nextBoolean() ? null : "  ", deposit()));
+            case MALFORMED_BLANK_RESOURCE -> malformed("resource", new ApplyRequest(random.nextBoolean() ? null
+                    : " ".repeat(random.nextInt(3)), installed, id(), deposit()));
+            case MALFORMED_LONG_ID -> malformed("requestId", new ApplyRequest(resource, installed,
+                    "x".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH + 1 + random.nextInt(200)), deposit()));
+            case MALFORMED_GENERATION -> malformed("generation", new ApplyRequest(resource,
+                    random.nextBoolean() ? 0 : -1 - random.nextInt(1_000_000), id(), deposit()));
+            case MALFORMED_NULL_REQUEST -> malformed("request", null);
+            case MALFORMED_CONTROL -> malformedText(String.valueOf((char) (int) List.of(random.nextInt(0x20), 0x7F,
+                    0x80 + random.nextInt(0x20)).get(random.nextInt(3))), resource, installed);
+            case MALFORMED_SURROGATE -> malformedText(String.valueOf((char) (0xD800 + random.nextInt(0x800))),
+                    resource, installed);
+            case INSTALL_IN_THE_GAP -> installInTheGap(fresh(resource, installed, deposit()));
+            case LOCK_HELD -> lockHeld(fresh(resource, anyGeneration(installed), deposit()));
+            case READER_OPEN -> readerOpen(fresh(resource, installed, deposit()));
+            case FAILURE_AFTER_UPDATE -> failureAfterUpdate(fresh(resource, anyGeneration(installed), deposit()));
+            case DUPLICATE_IN_FLIGHT -> duplicateInFlight(fresh(resource, installed, deposit()));
+            case FAULT_AFTER_RECORD -> faultAfterRecord(fresh(resource, installed, deposit()));
+        };
+    }
+
+    private Step install(String resource, long offered) {
         return new Step(resource, "install " + resource + " generation " + offered,
-                model -> model.install(resource, offered), (worker, course) -> course.install(resource, offered));
+                model -> model.install(resource, offered), () -> course.install(resource, offered));
     }
 
     private Step apply(ApplyRequest request) {
         return new Step(request.resource(), "apply " + request, model -> model.apply(request),
-                (worker, course) -> worker.apply(request));
+                () -> worker.apply(request));
     }
 
-    /** Mostly the installed generation; sometimes an older one; in lessons that know them, one never issued. */
-    private long generation(String resource) {
-        long installed = installed(resource);
+    /** An apply the generation turns away; its id is sent again later, when it must apply. */
+    private Step rejectedLater(ApplyRequest request) {
+        rejected.add(new String[] {request.resource(), request.requestId()});
+        return apply(request);
+    }
+
+    /** Refused with an IllegalArgumentException naming {@code field}, and nothing changed. */
+    private Step malformed(String field, ApplyRequest request) {
+        String resource = request != null && FUND_B.equals(request.resource()) ? FUND_B : FUND_A;
+        return new Step(resource, "apply " + Refusals.printable(String.valueOf(request)),
+                model -> "refused: IllegalArgumentException naming '" + field + "'",
+                () -> {
+                    try {
+                        return worker.apply(request);
+                    } catch (IllegalArgumentException refusal) {
+                        return String.valueOf(refusal.getMessage()).contains(field)
+                                ? "refused: IllegalArgumentException naming '" + field + "'"
+                                : "refused: IllegalArgumentException not naming '" + field + "': "
+                                        + Refusals.printable(refusal.getMessage());
+                    }
+                });
+    }
+
+    /** {@code bad} at the start, inside or at the end of the request id or of the resource. */
+    private Step malformedText(String bad, String resource, long installed) {
+        int where = random.nextInt(3);
+        boolean inTheId = random.nextBoolean();
+        String text = inTheId ? id() : resource;
+        int cut = 1 + random.nextInt(text.length() - 1);
+        String spoilt = where == 0 ? bad + text : where == 1 ? text.substring(0, cut) + bad + text.substring(cut)
+                : text + bad;
+        return malformed(inTheId ? "requestId" : "resource", inTheId
+                ? new ApplyRequest(resource, installed, spoilt, deposit())
+                : new ApplyRequest(spoilt, installed, id(), deposit()));
+    }
+
+    private Step installInTheGap(ApplyRequest request) {
+        String resource = request.resource();
+        long offered = installed(resource) + 1;
+        return new Step(resource, "apply " + request + ", and right after it read the generation the authority "
+                + "installs generation " + offered + " on " + resource,
+                model -> List.of(model.apply(request), new InstallResult.Contended(resource)),
+                () -> cleared(() -> {
+                    AtomicReference<Object> inTheGap = new AtomicReference<>("no install: apply never read the "
+                            + "generation with ledger.installedGeneration");
+                    seams.once(Checkpoint.AFTER_GENERATION_READ, () -> inTheGap.set(course.install(resource, offered)));
+                    return List.of(worker.apply(request), inTheGap.get());
+                }));
+    }
+
+    private Step lockHeld(ApplyRequest request) {
+        String resource = request.resource();
+        long offered = installed(resource) + 1;
+        return new Step(resource, "apply " + request + " while another connection holds the write lock, then "
+                + "install generation " + offered + " on " + resource + " before it lets go",
+                model -> List.of(new Contended(resource), new InstallResult.Contended(resource)),
+                () -> whileTheLockIsHeld(() -> List.of(worker.apply(request), course.install(resource, offered))));
+    }
+
+    /** An apply that would write: a rejection writes nothing, and may commit or roll back past the reader. */
+    private Step readerOpen(ApplyRequest request) {
+        return new Step(request.resource(), "apply " + request + " while another connection is inside a read "
+                + "transaction", model -> new Contended(request.resource()),
+                () -> whileAReaderIsOpen(() -> worker.apply(request)));
+    }
+
+    private Step failureAfterUpdate(ApplyRequest request) {
+        boolean error = random.nextBoolean();
+        boolean applies = contract.wouldApply(request);
+        String thrown = "threw " + (error ? InjectedError.class : InjectedFault.class).getSimpleName();
+        return new Step(request.resource(), "apply " + request + ", failing with " + (error ? "an Error" : "an "
+                + "exception") + " right after its value update, if it gets that far",
+                model -> applies ? thrown : model.apply(request),
+                () -> failingAt(Checkpoint.AFTER_VALUE_UPDATE, error, request));
+    }
+
+    /** The same request from a second worker while the first sits between its record lookup and its effect. */
+    private Step duplicateInFlight(ApplyRequest request) {
+        String resource = request.resource();
+        return new Step(resource, "apply " + request + "; while it sits right after its record lookup, a second "
+                + "worker sends the same request; once the first has answered, the second sends it again",
+                model -> {
+                    ApplyResult first = model.apply(request);
+                    return List.of(new Contended(resource), first, new Replayed(((Applied) first).value()));
+                },
+                () -> cleared(() -> {
+                    Worker second = ((SqliteDestination) course).worker();
+                    AtomicReference<Object> inFlight = new AtomicReference<>("no second apply: the first never "
+                            + "looked its record up with ledger.findRecord");
+                    seams.once(Checkpoint.AFTER_RECORD_LOOKUP, () -> inFlight.set(second.apply(request)));
+                    ApplyResult first = worker.apply(request);
+                    return List.of(inFlight.get(), first, second.apply(request));
+                }));
+    }
+
+    private Step faultAfterRecord(ApplyRequest request) {
+        return new Step(request.resource(), "apply " + request + ", failing right after its record is stored; "
+                + "then the same request again", model -> List.of("threw InjectedFault", model.apply(request)),
+                () -> List.of(failingAt(Checkpoint.AFTER_RECORD_STORED, false, request), worker.apply(request)));
+    }
+
+    private Object failingAt(Checkpoint checkpoint, boolean error, ApplyRequest request) {
+        return cleared(() -> {
+            seams.once(checkpoint, () -> {
+                if (error) {
+                    throw new InjectedError(checkpoint);
+                }
+                throw new InjectedFault(checkpoint);
+            });
+            try {
+                return worker.apply(request);
+            } catch (InjectedFault | InjectedError failure) {
+                return "threw " + failure.getClass().getSimpleName();
+            }
+        });
+    }
+
+    private Object cleared(Supplier<Object> disturbedApply) {
+        try {
+            return disturbedApply.get();
+        } finally {
+            seams.clear();
+        }
+    }
+
+    private Object whileTheLockIsHeld(Supplier<Object> steps) {
+        if (lockHolder == null) {
+            lockHolder = ((SqliteDestination) course).ledger();
+        }
+        lockHolder.execute("BEGIN IMMEDIATE");
+        try {
+            return steps.get();
+        } finally {
+            lockHolder.execute("ROLLBACK");
+        }
+    }
+
+    private Object whileAReaderIsOpen(Supplier<Object> steps) {
+        try {
+            if (reader == null) {
+                reader = ((SqliteDestination) course).connection().createStatement();
+            }
+            reader.execute("BEGIN");
+            reader.executeQuery("SELECT value FROM resources").close();
+            try {
+                return steps.get();
+            } finally {
+                reader.execute("COMMIT");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the reader of lesson 3's sequence failed: " + e.getMessage(), e);
+        }
+    }
+
+    private ApplyRequest fresh(String resource, long generation, long delta) {
+        return new ApplyRequest(resource, generation, id(), delta);
+    }
+
+    /**
+     * Ids of the shapes the lesson's koans sent: plain; with letters beyond ASCII; the longest allowed; a LIKE
+     * wildcard inside; a space at the end.
+     */
+    private String id() {
+        int n = nextId++;
+        return switch (random.nextInt(scope.idShapes)) {
+            case 1 -> "\u00e9-" + n;
+            case 2 -> (n + "-\u00e9").repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH)
+                    .substring(0, ApplyRequest.MAX_REQUEST_ID_LENGTH);
+            case 3 -> "r_" + n;
+            case 4 -> "u" + n + " ";
+            default -> "u-" + n;
+        };
+    }
+
+    private long deposit() {
+        return 1 + random.nextInt(1_000);
+    }
+
+    /** Mostly the installed generation; sometimes an older one or one never issued, where the scope knows them. */
+    private long anyGeneration(long installed) {
         int roll = random.nextInt(10);
         if (roll < 2 && installed > 1) {
             return 1 + random.nextInt((int) Math.min(installed - 1, 1_000));
         }
-        return roll == 2 && scope.inventedGenerations ? installed + 1 + random.nextInt(3) : installed;
+        return roll == 2 && kinds.contains(Kind.APPLY_UNISSUED) ? installed + 1 + random.nextInt(3) : installed;
     }
 
     private long installed(String resource) {
         return contract.read(resource).map(state -> state.generation()).orElse(1L);
+    }
+
+    private long value(String resource) {
+        return contract.read(resource).map(state -> state.value()).orElse(0L);
+    }
+
+    private static String other(String resource) {
+        return FUND_A.equals(resource) ? FUND_B : FUND_A;
     }
 
     /**
@@ -173,11 +505,14 @@ public final class UnseenRequests {
 
     private static String stepsBefore(List<Step> done, String resource) {
         List<String> onResource = done.stream().filter(step -> step.resource().equals(resource))
-                .map(Step::text).filter(text -> !text.startsWith(READ)).toList();
+                .map(Step::text).filter(text -> !text.startsWith("read ")).toList();
         List<String> shown = onResource.subList(Math.max(0, onResource.size() - SHOWN_BEFORE), onResource.size());
         String earlier = onResource.size() > shown.size()
                 ? "  (" + (onResource.size() - shown.size()) + " earlier ones left out)\n" : "";
-        return shown.isEmpty() ? "  none: it is the first step on " + resource
-                : earlier + "  " + String.join("\n  ", shown);
+        String onOthers = done.isEmpty() || done.get(done.size() - 1).resource().equals(resource) ? ""
+                : "\n  and right before this step, on " + done.get(done.size() - 1).resource() + ": "
+                        + done.get(done.size() - 1).text();
+        return (shown.isEmpty() ? "  none: it is the first step on " + resource
+                : earlier + "  " + String.join("\n  ", shown)) + onOthers;
     }
 }
