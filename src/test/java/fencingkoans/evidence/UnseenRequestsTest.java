@@ -40,7 +40,7 @@ class UnseenRequestsTest {
     private static final int SEEDS = Integer.getInteger("evidence.unseenSeeds", 200);
     private static final int DRAWN_SEEDS = 2_000;
     /** Every kind of step within this many of the sequence's 150, so that later steps meet them again. */
-    private static final int EVERY_KIND_WITHIN = 75;
+    private static final int EVERY_KIND_WITHIN = 60;
 
     @TempDir(factory = InMemoryFileSystem.class)
     private Path work;

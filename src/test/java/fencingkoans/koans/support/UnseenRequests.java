@@ -13,6 +13,7 @@ import fencingkoans.contract.ApplyResult.Replayed;
 import fencingkoans.contract.InstallResult;
 import fencingkoans.contract.NotWrittenYet;
 import fencingkoans.contract.RejectionReason;
+import fencingkoans.contract.ResourceState;
 import fencingkoans.destination.Destination;
 import fencingkoans.destination.Destination.Worker;
 import fencingkoans.destination.SqliteDestination;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,7 +50,7 @@ public final class UnseenRequests {
     /** The system property a graded run sets to a seed of chance; learner code cannot read it. */
     public static final String SEED = SealedKoanRun.UNSEEN_REQUESTS_SEED;
     private static final long LEARNER_SEED = 2_026_12_07L;
-    private static final int STEPS = 150;
+    private static final int STEPS = 100;
     private static final int SHOWN_BEFORE = 8;
     private static final String UNKNOWN = "fund-C";
 
@@ -105,6 +107,11 @@ public final class UnseenRequests {
         }
     }
 
+    @FunctionalInterface
+    private interface Installer {
+        InstallResult install(String resource, long generation);
+    }
+
     /** One step with its arguments, done on the contract and on the destination alike. */
     private record Step(String resource, String text, Function<ContractModel, Object> onContract,
             Supplier<Object> onDestination) {
@@ -115,6 +122,9 @@ public final class UnseenRequests {
     private final ContractModel contract = new ContractModel();
     private final Destination course;
     private final Worker worker;
+    /** The authority and the committed state, each on one connection kept for the sequence where that is SQLite. */
+    private final Installer installer;
+    private final Function<String, Optional<ResourceState>> committed;
     /** The worker's own seams, on SQLite; the disturbed kinds use them. */
     private final Checkpoints seams;
     private final List<Kind> kinds;
@@ -134,9 +144,18 @@ public final class UnseenRequests {
             FencedStore store = sqlite.store();
             this.worker = store::apply;
             this.seams = store.checkpoints();
-        } else {
-            this.worker = course == null ? null : course.worker();
+            this.installer = sqlite.authority()::install;
+            this.committed = sqlite.ledger()::read;
+        } else if (course != null) {
+            this.worker = course.worker();
             this.seams = null;
+            this.installer = course::install;
+            this.committed = course::read;
+        } else {
+            this.worker = null;
+            this.seams = null;
+            this.installer = null;
+            this.committed = null;
         }
         this.kinds = scope.kinds.stream().filter(kind -> onSqlite || !Kind.ON_SQLITE_ALONE.contains(kind)).toList();
         this.pending = new ArrayList<>(kinds);
@@ -196,7 +215,7 @@ public final class UnseenRequests {
                     step.resource(), stepsBefore(done, step.resource()));
             done.add(step);
             assertThat(actual).as("the answer to " + context).isEqualTo(expected);
-            assertThat(course.read(step.resource())).as("%s as committed after %s", step.resource(), context)
+            assertThat(committed.apply(step.resource())).as("%s as committed after %s", step.resource(), context)
                     .isEqualTo(contract.read(step.resource()));
         }
     }
@@ -233,7 +252,7 @@ public final class UnseenRequests {
             case INSTALL_UNKNOWN -> install(UNKNOWN, 1 + random.nextInt(3));
             case READ -> {
                 String read = random.nextInt(8) == 0 && kinds.contains(Kind.APPLY_UNKNOWN) ? UNKNOWN : resource;
-                yield new Step(read, "read " + read, model -> model.read(read), () -> course.read(read));
+                yield new Step(read, "read " + read, model -> model.read(read), () -> committed.apply(read));
             }
             case APPLY_CURRENT -> apply(fresh(resource, installed, deposit()));
             case APPLY_STALE -> rejectedLater(fresh(resource, 1 + random.nextInt((int) Math.min(installed - 1, 1_000)),
@@ -285,7 +304,7 @@ public final class UnseenRequests {
 
     private Step install(String resource, long offered) {
         return new Step(resource, "install " + resource + " generation " + offered,
-                model -> model.install(resource, offered), () -> course.install(resource, offered));
+                model -> model.install(resource, offered), () -> installer.install(resource, offered));
     }
 
     private Step apply(ApplyRequest request) {
@@ -338,7 +357,7 @@ public final class UnseenRequests {
                 () -> cleared(() -> {
                     AtomicReference<Object> inTheGap = new AtomicReference<>("no install: apply never read the "
                             + "generation with ledger.installedGeneration");
-                    seams.once(Checkpoint.AFTER_GENERATION_READ, () -> inTheGap.set(course.install(resource, offered)));
+                    seams.once(Checkpoint.AFTER_GENERATION_READ, () -> inTheGap.set(installer.install(resource, offered)));
                     return List.of(worker.apply(request), inTheGap.get());
                 }));
     }
@@ -349,7 +368,7 @@ public final class UnseenRequests {
         return new Step(resource, "apply " + request + " while another connection holds the write lock, then "
                 + "install generation " + offered + " on " + resource + " before it lets go",
                 model -> List.of(new Contended(resource), new InstallResult.Contended(resource)),
-                () -> whileTheLockIsHeld(() -> List.of(worker.apply(request), course.install(resource, offered))));
+                () -> whileTheLockIsHeld(() -> List.of(worker.apply(request), installer.install(resource, offered))));
     }
 
     /** An apply that would write: a rejection writes nothing, and may commit or roll back past the reader. */
