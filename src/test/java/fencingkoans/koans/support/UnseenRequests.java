@@ -36,6 +36,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Requests no koan wrote: a sequence of installs, applies and reads drawn at random, answered by the store and by
@@ -52,6 +54,8 @@ public final class UnseenRequests {
     private static final long LEARNER_SEED = 2_026_12_07L;
     private static final int STEPS = 100;
     private static final int SHOWN_BEFORE = 8;
+    private static final int LONGEST_SHOWN_ID = 32;
+    private static final Pattern REQUEST_ID = Pattern.compile("requestId=\"[^\"]*\"");
     private static final String UNKNOWN = "fund-C";
 
     /** One kind of step. Those marked SQLite are pinned by koans that run on SQLite alone. */
@@ -196,8 +200,16 @@ public final class UnseenRequests {
         return -1;
     }
 
+    /** A step done, with the answer it got: the contract's, since the store agreed with it. */
+    private record Done(Step step, Object answer) {
+
+        String line() {
+            return step.text() + "  ->  " + answer;
+        }
+    }
+
     private void run(String which) {
-        List<Step> done = new ArrayList<>();
+        List<Done> done = new ArrayList<>();
         for (int i = 1; i <= STEPS; i++) {
             Step step = next();
             Object expected = pinned(step.onContract().apply(contract));
@@ -210,13 +222,19 @@ public final class UnseenRequests {
                 actual = "threw " + e;
             }
             String context = String.format("step %d of %d of the requests no koan wrote (%s): %s%nThe earlier "
-                    + "installs and applies on %s, oldest first:%n%s%nWork the step out by the lesson's rules from "
-                    + "those: which case does your store not handle in general?", i, STEPS, which, step.text(),
-                    step.resource(), stepsBefore(done, step.resource()));
-            done.add(step);
+                    + "installs and applies on %s, oldest first, each with the answer it got:%n%s%nWork the step out "
+                    + "by the lesson's rules from those: which case does your store not handle in general?", i, STEPS,
+                    which, step.text(), step.resource(), stepsBefore(done, step));
             assertThat(actual).as("the answer to " + context).isEqualTo(expected);
-            assertThat(committed.apply(step.resource())).as("%s as committed after %s", step.resource(), context)
+            Object committedAfter;
+            try {
+                committedAfter = committed.apply(step.resource());
+            } catch (RuntimeException e) {
+                committedAfter = "unreadable: " + e.getMessage() + " (a transaction left open still holds the lock?)";
+            }
+            assertThat(committedAfter).as("%s as committed after %s", step.resource(), context)
                     .isEqualTo(contract.read(step.resource()));
+            done.add(new Done(step, expected));
         }
     }
 
@@ -308,7 +326,7 @@ public final class UnseenRequests {
     }
 
     private Step apply(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + request, model -> model.apply(request),
+        return new Step(request.resource(), "apply " + shown(request), model -> model.apply(request),
                 () -> worker.apply(request));
     }
 
@@ -321,7 +339,7 @@ public final class UnseenRequests {
     /** Refused with an IllegalArgumentException naming {@code field}, and nothing changed. */
     private Step malformed(String field, ApplyRequest request) {
         String resource = request != null && FUND_B.equals(request.resource()) ? FUND_B : FUND_A;
-        return new Step(resource, "apply " + Refusals.printable(String.valueOf(request)),
+        return new Step(resource, "apply " + shown(request),
                 model -> "refused: IllegalArgumentException naming '" + field + "'",
                 () -> {
                     try {
@@ -351,8 +369,9 @@ public final class UnseenRequests {
     private Step installInTheGap(ApplyRequest request) {
         String resource = request.resource();
         long offered = installed(resource) + 1;
-        return new Step(resource, "apply " + request + ", and right after it read the generation the authority "
-                + "installs generation " + offered + " on " + resource,
+        return new Step(resource, "apply " + shown(request) + ", and right after it read the generation the "
+                + "authority installs generation " + offered + " on " + resource + " (answers: the apply's, then the "
+                + "install's)",
                 model -> List.of(model.apply(request), new InstallResult.Contended(resource)),
                 () -> cleared(() -> {
                     AtomicReference<Object> inTheGap = new AtomicReference<>("no install: apply never read the "
@@ -365,15 +384,16 @@ public final class UnseenRequests {
     private Step lockHeld(ApplyRequest request) {
         String resource = request.resource();
         long offered = installed(resource) + 1;
-        return new Step(resource, "apply " + request + " while another connection holds the write lock, then "
-                + "install generation " + offered + " on " + resource + " before it lets go",
+        return new Step(resource, "while another connection holds the write lock: apply " + shown(request)
+                + ", then the authority installs generation " + offered + " on " + resource + " (answers: the "
+                + "apply's, then the install's)",
                 model -> List.of(new Contended(resource), new InstallResult.Contended(resource)),
                 () -> whileTheLockIsHeld(() -> List.of(worker.apply(request), installer.install(resource, offered))));
     }
 
     /** An apply that would write: a rejection writes nothing, and may commit or roll back past the reader. */
     private Step readerOpen(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + request + " while another connection is inside a read "
+        return new Step(request.resource(), "apply " + shown(request) + " while another connection is inside a read "
                 + "transaction", model -> new Contended(request.resource()),
                 () -> whileAReaderIsOpen(() -> worker.apply(request)));
     }
@@ -382,7 +402,7 @@ public final class UnseenRequests {
         boolean error = random.nextBoolean();
         boolean applies = contract.wouldApply(request);
         String thrown = "threw " + (error ? InjectedError.class : InjectedFault.class).getSimpleName();
-        return new Step(request.resource(), "apply " + request + ", failing with " + (error ? "an Error" : "an "
+        return new Step(request.resource(), "apply " + shown(request) + ", failing with " + (error ? "an Error" : "an "
                 + "exception") + " right after its value update, if it gets that far",
                 model -> applies ? thrown : model.apply(request),
                 () -> failingAt(Checkpoint.AFTER_VALUE_UPDATE, error, request));
@@ -391,8 +411,9 @@ public final class UnseenRequests {
     /** The same request from a second worker while the first sits between its record lookup and its effect. */
     private Step duplicateInFlight(ApplyRequest request) {
         String resource = request.resource();
-        return new Step(resource, "apply " + request + "; while it sits right after its record lookup, a second "
-                + "worker sends the same request; once the first has answered, the second sends it again",
+        return new Step(resource, "apply " + shown(request) + "; while it sits right after its record lookup, a "
+                + "second worker sends the same request; once the first has answered, the second sends it again "
+                + "(answers: the second's in flight, the first's, the second's again)",
                 model -> {
                     ApplyResult first = model.apply(request);
                     return List.of(new Contended(resource), first, new Replayed(((Applied) first).value()));
@@ -408,8 +429,8 @@ public final class UnseenRequests {
     }
 
     private Step faultAfterRecord(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + request + ", failing right after its record is stored; "
-                + "then the same request again", model -> List.of("threw InjectedFault", model.apply(request)),
+        return new Step(request.resource(), "apply " + shown(request) + ", failing right after its record is "
+                + "stored; then the same request again (answers: the failing apply's, then the second's)", model -> List.of("threw InjectedFault", model.apply(request)),
                 () -> List.of(failingAt(Checkpoint.AFTER_RECORD_STORED, false, request), worker.apply(request)));
     }
 
@@ -522,16 +543,35 @@ public final class UnseenRequests {
         return answer;
     }
 
-    private static String stepsBefore(List<Step> done, String resource) {
-        List<String> onResource = done.stream().filter(step -> step.resource().equals(resource))
-                .map(Step::text).filter(text -> !text.startsWith("read ")).toList();
-        List<String> shown = onResource.subList(Math.max(0, onResource.size() - SHOWN_BEFORE), onResource.size());
-        String earlier = onResource.size() > shown.size()
-                ? "  (" + (onResource.size() - shown.size()) + " earlier ones left out)\n" : "";
-        String onOthers = done.isEmpty() || done.get(done.size() - 1).resource().equals(resource) ? ""
-                : "\n  and right before this step, on " + done.get(done.size() - 1).resource() + ": "
-                        + done.get(done.size() - 1).text();
+    /** The last steps on the resource, after every earlier step there that sent the same request id. */
+    private static String stepsBefore(List<Done> done, Step step) {
+        String resource = step.resource();
+        Matcher id = REQUEST_ID.matcher(step.text());
+        String sameId = id.find() ? id.group() : null;
+        List<String> onResource = done.stream().filter(earlier -> earlier.step().resource().equals(resource))
+                .filter(earlier -> !earlier.step().text().startsWith("read ")).map(Done::line).toList();
+        List<String> shown = new ArrayList<>(onResource.subList(Math.max(0, onResource.size() - SHOWN_BEFORE),
+                onResource.size()));
+        List<String> withTheId = onResource.subList(0, onResource.size() - shown.size()).stream()
+                .filter(line -> sameId != null && line.contains(sameId)).toList();
+        shown.addAll(0, withTheId);
+        String earlier = onResource.size() > shown.size() ? "  (" + (onResource.size() - shown.size()) + " earlier "
+                + (withTheId.isEmpty() ? "ones" : "ones with other ids") + " left out)\n" : "";
+        Done last = done.isEmpty() ? null : done.get(done.size() - 1);
+        String onOthers = last == null || last.step().resource().equals(resource) ? ""
+                : "\n  and right before this step, on " + last.step().resource() + ": " + last.line();
         return (shown.isEmpty() ? "  none: it is the first step on " + resource
                 : earlier + "  " + String.join("\n  ", shown)) + onOthers;
+    }
+
+    /** The request as a person can read it: a long id shortened to its start, its end and its length. */
+    private static String shown(ApplyRequest request) {
+        String text = Refusals.printable(String.valueOf(request));
+        String id = request == null ? null : request.requestId();
+        if (id == null || id.length() <= LONGEST_SHOWN_ID) {
+            return text;
+        }
+        return text.replace('"' + Refusals.printable(id) + '"', '"' + Refusals.printable(id.substring(0, 12)) + "..."
+                + Refusals.printable(id.substring(id.length() - 4)) + "\" (" + id.length() + " characters)");
     }
 }
