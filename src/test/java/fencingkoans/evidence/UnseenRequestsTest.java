@@ -85,7 +85,8 @@ class UnseenRequestsTest {
         everySeedAgrees(Scope.CONTRACT_PER_RESOURCE, (course, request) -> {
             Optional<ResourceState> state = request == null ? Optional.empty() : course.read(request.resource());
             if (state.isPresent() && state.get().value() + request.delta() < 0) {
-                throw new IllegalArgumentException("delta " + request.delta() + " would overdraw " + request.resource());
+                throw new IllegalArgumentException("delta " + request.delta() + " would overdraw "
+                        + request.resource());
             }
             return lessonsOneAndTwo(course, request);
         });
@@ -156,7 +157,7 @@ class UnseenRequestsTest {
         return new Applied(before + request.delta());
     }
 
-    /** Every seed on a course database of its own, the worker answering as {@code store} does (the reference if null). */
+    /** Every seed on a course database of its own, its worker answering as {@code store} does (null: the reference). */
     private void everySeedAgrees(Scope scope, BiFunction<Destination, ApplyRequest, ApplyResult> store) {
         LongStream.range(0, SEEDS).forEach(seed -> onAFreshCourse(course -> UnseenRequests
                 .assertTheStoreFollowsTheContract(store == null ? course : new Answering(course, store), scope, seed)));

@@ -283,7 +283,8 @@ public final class UnseenRequests {
             case REPEAT_SAME, REPEAT_CONFLICT -> {
                 List<Map.Entry<String, Long>> stored = contract.storedRequests(resource);
                 Map.Entry<String, Long> earlier = stored.get(random.nextInt(stored.size()));
-                long delta = kind == Kind.REPEAT_SAME ? earlier.getValue() : earlier.getValue() + 1 + random.nextInt(50);
+                long delta = kind == Kind.REPEAT_SAME ? earlier.getValue()
+                        : earlier.getValue() + 1 + random.nextInt(50);
                 yield apply(new ApplyRequest(resource, anyGeneration(installed), earlier.getKey(), delta));
             }
             case REPEAT_AFTER_REJECTION -> {
@@ -376,7 +377,8 @@ public final class UnseenRequests {
                 () -> cleared(() -> {
                     AtomicReference<Object> inTheGap = new AtomicReference<>("no install: apply never read the "
                             + "generation with ledger.installedGeneration");
-                    seams.once(Checkpoint.AFTER_GENERATION_READ, () -> inTheGap.set(installer.install(resource, offered)));
+                    seams.once(Checkpoint.AFTER_GENERATION_READ,
+                            () -> inTheGap.set(installer.install(resource, offered)));
                     return List.of(worker.apply(request), inTheGap.get());
                 }));
     }
@@ -430,7 +432,8 @@ public final class UnseenRequests {
 
     private Step faultAfterRecord(ApplyRequest request) {
         return new Step(request.resource(), "apply " + shown(request) + ", failing right after its record is "
-                + "stored; then the same request again (answers: the failing apply's, then the second's)", model -> List.of("threw InjectedFault", model.apply(request)),
+                + "stored; then the same request again (answers: the failing apply's, then the second's)",
+                model -> List.of("threw InjectedFault", model.apply(request)),
                 () -> List.of(failingAt(Checkpoint.AFTER_RECORD_STORED, false, request), worker.apply(request)));
     }
 
