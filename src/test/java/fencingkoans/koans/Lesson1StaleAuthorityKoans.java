@@ -102,8 +102,10 @@ interface Lesson1OnEveryDestination extends KoansOnEveryDestination {
     @Koan(edit = "FencedStore.apply",
             teaches = "The worker that holds the newly installed generation is admitted.",
             hints = {
-                "After install(fund-A, 2), which generation must a request carry to be applied?",
-                "Your comparison should admit exactly the installed generation, whatever its number."})
+                "The koan installs 2, then 3000000000. Which generation must each request carry to be applied, and "
+                        + "what does apply answer for it: the delta, or fund-A's value after it?",
+                "Your comparison should admit exactly the installed generation, whatever its number, and Applied "
+                        + "carries the value ledger.addToValue returns."})
     default void theWorkerHoldingTheNewGenerationIsAdmitted() {
         course().install(FUND_A, 2);
         Worker workerB = course().worker();

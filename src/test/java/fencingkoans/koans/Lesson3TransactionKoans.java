@@ -320,9 +320,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThrown(midwayFailure, "what an apply throws when its connection is closed right after it read the "
                 + "generation: a StoreException from inside the work is contention only if isContention() says so",
                 "apply answered instead").isInstanceOf(StoreException.class);
-        assertThat(midwayFailure.getMessage()).as("which failure that is: the work's own, from its next statement "
-                + "after the read, says what broke. The ROLLBACK after it fails on the closed connection as well; its "
-                + "failure belongs attached to the work's (addSuppressed), not in its place")
+        assertThat(midwayFailure.getMessage()).as("the message of that StoreException: it must be the work's own "
+                + "failure (the statement after the read, on the closed connection), not the ROLLBACK's. The ROLLBACK "
+                + "fails on the closed connection too; add its failure to the work's with addSuppressed, and throw "
+                + "the work's")
                 .doesNotStartWith("ROLLBACK");
         assertThat(midwayFailure.getSuppressed()).as("the failures attached to it: the ROLLBACK's, which failed on "
                 + "the closed connection too, and must not be lost").isNotEmpty();
