@@ -226,9 +226,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     }
 
     @Interleaving
-    @Koan(edit = "LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.nextGeneration and LeaseIssuer.grant",
             teaches = "Two issuers race for one counter: exactly one compare-and-set wins, the other reads again, and "
-                    + "no generation is handed out twice.",
+                    + "no generation is handed out twice; a lease carries the number its own grant took.",
             hints = {
                 "Issuer A read the counter, then issuer B moved it on before A wrote. A write that does not say "
                         + "which version it read overwrites B's number; one that says so fails instead. And then?",
@@ -273,6 +273,19 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "right after reading 8, then F's own: B wrote 9, the number F meant to write, so F's compare-and-set "
                 + "lost; a counter that shows F's number says nothing about whose write put it there, and F reads again")
                 .containsExactly(9L, 10L);
+        // Worker W is granted fund-B, and while the destination installs W's number, issuer B takes the next one.
+        List<Long> takenDuringTheInstall = new ArrayList<>();
+        Authority authorityOfW = course.authority();
+        authorityOfW.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
+                () -> takenDuringTheInstall.add(unchecked(() -> issuerB.nextGeneration(FUND_B)).get()));
+        LeaseIssuer issuerOfW = new LeaseIssuer(connect(Identity.ISSUER).curator(), authorityOfW);
+        LeaseResult grantToW = issuerOfW.grant(worker(), FUND_B);
+        assertThat(takenDuringTheInstall).as("the number issuer B took while the destination installed worker W's "
+                + "(does grant install through the Authority it was given?)").containsExactly(6L);
+        assertThat(grantToW).as("worker W's grant on fund-B, whose install of 5 went through while issuer B took 6: "
+                + "the lease carries the number the grant's own compare-and-set wrote and the destination installed, "
+                + "not the counter as it reads by the time the grant answers")
+                .isEqualTo(new Granted(new Lease(FUND_B, 5)));
     }
 
     @Interleaving
@@ -479,6 +492,16 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         LeaseResult grantToB = issuer.grant(worker(), FUND_A);
         ApplyResult withTheSkippedGeneration = store.apply(new ApplyRequest(FUND_A, 2, "gap-1", 5));
         ApplyResult withB = store.apply(new ApplyRequest(FUND_A, 5, "b-1", 5));
+        // Worker G's session expires halfway through its grant on fund-B, worker H is granted the lease meanwhile
+        // (generation 3), and then G's install fails.
+        CuratorFramework workerH = worker();
+        ExpiredHalfway expiredHalfway = grantExpiringHalfway(worker(), workerH, FUND_B, issuer, authority,
+                () -> authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+                    throw new InjectedFault(Checkpoint.AFTER_GENERATION_READ);
+                }));
+        InjectedFault faultOfG = injectedFaultFrom(expiredHalfway.grantToTheExpired());
+        LeaseResult grantToH = expiredHalfway.grantMeanwhile().get();
+        boolean hHoldsTheLease = issuer.holds(workerH, new Lease(FUND_B, 3));
 
         assertThrown(crash, "worker A's grant, with a fault injected inside the install: the failure goes on to the "
                 + "caller", "the grant answered normally").isInstanceOf(InjectedFault.class);
@@ -507,6 +530,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(withTheSkippedGeneration).as("an apply presenting the skipped generation 2")
                 .isEqualTo(Rejected.stale(2, 5));
         assertThat(withB).as("worker B's apply with generation 5").isEqualTo(new Applied(5));
+        assertThat(grantToH).as("worker H's grant on fund-B, once worker G's session "
+                + "had expired halfway through G's grant").isEqualTo(new Granted(new Lease(FUND_B, 3)));
+        assertThat(faultOfG).as("worker G's grant, whose install failed after H was granted: the fault goes on to "
+                + "the caller").isNotNull();
+        assertThat(hHoldsTheLease).as("whether worker H still holds fund-B's lease after G's failed grant gave back "
+                + "what it took: G's lease went with G's expired session, and the node at that path is H's; the "
+                + "give-back after a failure, as release, may delete only a node the worker's own session owns")
+                .isTrue();
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",
@@ -628,8 +659,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "starts at 1. What should a worker hold after the install is refused? And if the worker's "
                         + "session expired while the grant ran, whose lease is at that path now?",
                 "When authority.install answers anything but Installed, give the lease back as release does, only "
-                        + "if the worker's session owns the node now, and answer new LeaseResult.NotInstalled(resource, "
-                        + "generation, thatAnswer)."})
+                        + "if the worker's session owns the node now (a delete ZooKeeper refuses goes on to the "
+                        + "caller), and answer new LeaseResult.NotInstalled(resource, generation, thatAnswer)."})
     void aGenerationTheDestinationRefusesIsNoGrant() throws Exception {
         course.authority().install(FUND_A, 5);
         LeaseIssuer issuer = issuer();
@@ -653,20 +684,23 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         boolean dHoldsTheLease = issuer.holds(workerD, new Lease(FUND_B, 2));
         // Worker E's session expires right after its issuer took generation 3 on fund-B, and worker F is granted the
         // lease meanwhile, with generation 4; E's install of 3 is then refused.
-        EnsembleClient clientOfEsIssuer = connect(Identity.ISSUER);
         CuratorFramework workerE = worker();
         CuratorFramework workerF = worker();
-        long sessionOfE = workerE.getZookeeperClient().getZooKeeper().getSessionId();
-        AtomicReference<LeaseResult> grantToF = new AtomicReference<>();
-        // On a thread of its own, as every call made from inside a seam: Curator answers a read made on the thread
-        // of another client's call with nothing.
-        clientOfEsIssuer.onceAfterCounterWritten(() -> grantToF.set(CompletableFuture.supplyAsync(unchecked(() -> {
-            ensemble().expireSession(workerE);
-            awaitANewSession(workerE, sessionOfE, "worker E");
-            return issuer.grant(workerF, FUND_B);
-        })).join()));
-        LeaseResult grantToE = issuerOn(clientOfEsIssuer).grant(workerE, FUND_B);
+        ExpiredHalfway expiredHalfway = grantExpiringHalfway(workerE, workerF, FUND_B, issuer, course.authority(),
+                () -> { });
+        LeaseResult grantToE = expiredHalfway.grantToTheExpired().call();
+        LeaseResult grantToF = expiredHalfway.grantMeanwhile().get();
         boolean fHoldsTheLease = issuer.holds(workerF, new Lease(FUND_B, 4));
+        // Worker G's grant on fund-A meets 5 there too, after workers lost the right to delete in the leases' folder.
+        CuratorFramework workerG = worker();
+        String leases = ZKPaths.getPathAndNode(LeasePaths.lease(FUND_A)).getPath();
+        CuratorFramework issuersOwn = connect(Identity.ISSUER).curator();
+        Authority authorityOfG = course.authority();
+        authorityOfG.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
+                () -> unchecked(() -> issuersOwn.setACL().withACL(Identity.counterAcl()).forPath(leases)).get());
+        AtomicReference<LeaseResult> answerToG = new AtomicReference<>();
+        Throwable refusedGiveBack = catchThrowable(
+                () -> answerToG.set(new LeaseIssuer(issuersOwn, authorityOfG).grant(workerG, FUND_A)));
 
         assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
                 .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
@@ -682,13 +716,48 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "destination's write lock: Contended is a refusal like the others, not a grant and not a reason to "
                 + "keep the lease").isEqualTo(new NotInstalled(FUND_B, 2, new InstallResult.Contended(FUND_B)));
         assertThat(dHoldsTheLease).as("whether worker D holds fund-B's lease after its refused grant").isFalse();
-        assertThat(grantToF.get()).as("worker F's grant on fund-B, once worker E's session had expired halfway "
+        assertThat(grantToF).as("worker F's grant on fund-B, once worker E's session had expired halfway "
                 + "through E's grant").isEqualTo(new Granted(new Lease(FUND_B, 4)));
         assertThat(grantToE).as("worker E's grant, whose generation 3 met F's 4 at the destination")
                 .isEqualTo(new NotInstalled(FUND_B, 3, new InstallResult.NotHigher(FUND_B, 4, 3)));
         assertThat(fHoldsTheLease).as("whether worker F still holds the lease after E's refused grant gave back "
                 + "what it took: E's lease went with E's expired session, and the node at that path is F's; a "
                 + "delete that does not ask whose node it is takes the next holder's lease").isTrue();
+        assertThrown(refusedGiveBack, "worker G's grant, refused by the destination (5 is installed, G's number is "
+                + "4) after workers lost the right to delete in the leases' folder: giving the lease back was refused "
+                + "(NoAuth) and G still holds it, so the grant must fail with that refusal, as release does; "
+                + "NotInstalled would tell G it holds nothing while its node keeps every other worker Held",
+                "the grant answered " + answerToG.get()).isInstanceOf(KeeperException.NoAuthException.class);
+    }
+
+    /** A grant whose worker's session expired halfway, and the grant another worker was given meanwhile. */
+    private record ExpiredHalfway(Callable<LeaseResult> grantToTheExpired,
+            AtomicReference<LeaseResult> grantMeanwhile) {
+    }
+
+    /**
+     * Prepares a grant of {@code resource} to {@code expiring}, by an issuer on a client of its own that installs
+     * through {@code authority}, in which {@code expiring}'s session expires right after the counter was written; then
+     * {@code meanwhile} is granted the lease by {@code issuer}, and {@code afterThat} runs, all before the expiring
+     * grant's install. The grant runs when the returned grant is called.
+     */
+    private ExpiredHalfway grantExpiringHalfway(CuratorFramework expiring, CuratorFramework meanwhile, String resource,
+            LeaseIssuer issuer, Authority authority, Runnable afterThat) throws Exception {
+        EnsembleClient clientOfItsIssuer = connect(Identity.ISSUER);
+        long session = expiring.getZookeeperClient().getZooKeeper().getSessionId();
+        AtomicReference<LeaseResult> grantMeanwhile = new AtomicReference<>();
+        // On a thread of its own, as every call made from inside a seam: Curator answers a read made on the thread
+        // of another client's call with nothing.
+        clientOfItsIssuer.onceAfterCounterWritten(() -> grantMeanwhile.set(
+                CompletableFuture.supplyAsync(unchecked(() -> {
+                    ensemble().expireSession(expiring);
+                    awaitANewSession(expiring, session, "the worker whose session expired halfway through its grant");
+                    LeaseResult granted = issuer.grant(meanwhile, resource);
+                    afterThat.run();
+                    return granted;
+                })).join()));
+        LeaseIssuer itsIssuer = new LeaseIssuer(clientOfItsIssuer.curator(), authority);
+        return new ExpiredHalfway(() -> itsIssuer.grant(expiring, resource), grantMeanwhile);
     }
 
     private static Lease leaseOf(LeaseResult result) {
