@@ -53,7 +53,7 @@ public final class Pause {
             throw new AssertionError("interrupted while waiting for the worker", e);
         }
         if (!reached.isDone()) {
-            throw new AssertionError("the worker finished (" + worker.join() + ") without reaching its checkpoint: "
+            throw new AssertionError("the paused call finished (" + worker.join() + ") without reaching its checkpoint: "
                     + question);
         }
     }
