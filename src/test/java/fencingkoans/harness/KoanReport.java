@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -45,6 +47,9 @@ public final class KoanReport implements TestExecutionListener {
     /** Read when a run holds koans: every launcher session (evidence, workshop, an IDE's) creates this listener. */
     private List<Course.LessonEntry> lessons = List.of();
     private int total;
+    /** How a failure's text names the hint for the step that failed. */
+    private static final Pattern NAMED_HINT = Pattern.compile("\\(hint (\\d+)\\)");
+
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final KoanResults results = new KoanResults(key -> { }, this::record);
     private final Set<String> planned = new HashSet<>();
@@ -225,7 +230,7 @@ public final class KoanReport implements TestExecutionListener {
             runBy(koan).ifPresent(runner -> out.add("               (run by " + runner + ", the name your build tool "
                     + "or IDE shows)"));
         }
-        out.addAll(hints(koan.card().hints(), lesson));
+        out.addAll(hints(koan.card().hints(), lesson, hintNamedBy(failure)));
         return out;
     }
 
@@ -235,17 +240,29 @@ public final class KoanReport implements TestExecutionListener {
         out.add("  What failed: the lesson's set-up, before the koan itself ran: " + setup.cause());
         out.add("  PostgreSQL:  " + setup.serverSaid());
         out.add("  Edit:        " + setup.location() + "  (line " + setup.line() + ", column " + setup.column() + ")");
-        out.addAll(hints(setup.hints(), lesson));
+        out.addAll(hints(setup.hints(), lesson, 1));
         return out;
     }
 
-    private List<String> hints(List<String> hints, Course.LessonEntry lesson) {
+    /**
+     * The hint a failure's own text points to, "(hint 2)", where a koan's first hint is about another step than the
+     * one that failed; otherwise the first.
+     */
+    private static int hintNamedBy(Throwable failure) {
+        Matcher named = failure == null || failure.getMessage() == null ? null
+                : NAMED_HINT.matcher(failure.getMessage());
+        return named != null && named.find() ? Integer.parseInt(named.group(1)) : 1;
+    }
+
+    private List<String> hints(List<String> hints, Course.LessonEntry lesson, int first) {
         List<String> out = new ArrayList<>();
-        int shown = allHints ? hints.size() : 1;
-        for (int i = 0; i < shown; i++) {
+        int one = first <= hints.size() ? first - 1 : 0;
+        int from = allHints ? 0 : one;
+        int to = allHints ? hints.size() : one + 1;
+        for (int i = from; i < to; i++) {
             out.add("  Hint " + (i + 1) + " of " + hints.size() + ":  " + hints.get(i));
         }
-        out.add(shown < hints.size()
+        out.add(to - from < hints.size()
                 ? "  Stuck? -D" + HINTS + "=all shows every hint; the lesson page is " + lesson.lesson().page()
                 : "  The lesson page explains the idea: " + lesson.lesson().page());
         return out;

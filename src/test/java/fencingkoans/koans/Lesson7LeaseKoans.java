@@ -235,7 +235,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                         + "which version it read overwrites B's number; one that says so fails instead. And then?",
                 "setData().withVersion(stat.getVersion()) fails with KeeperException.BadVersionException when "
                         + "someone wrote in between: catch it and start again from the read, whatever the counter "
-                        + "shows then. A number kept in a field is not shared by two issuers at all."})
+                        + "shows then. A number kept in a field is not shared by two issuers at all.",
+                "grant: the lease carries the number nextGeneration returned, the one the destination installed. "
+                        + "Reading the counter again after the install may find a number another issuer took since."})
     void racingIssuersNeverHandOutTheSameGenerationTwice() throws Exception {
         LeaseIssuer issuerB = issuer();
         long beforeTheRace = issuerB.nextGeneration(FUND_A);
@@ -285,7 +287,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "(does grant install through the Authority it was given?)").containsExactly(6L);
         assertThat(grantToW).as("worker W's grant on fund-B, whose install of 5 went through while issuer B took 6: "
                 + "the lease carries the number the grant's own compare-and-set wrote and the destination installed, "
-                + "not the counter as it reads by the time the grant answers")
+                + "not the counter as it reads by the time the grant answers (hint 3)")
                 .isEqualTo(new Granted(new Lease(FUND_B, 5)));
     }
 
@@ -537,8 +539,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "the caller").isNotNull();
         assertThat(hHoldsTheLease).as("whether worker H still holds fund-B's lease after G's failed grant gave back "
                 + "what it took: G's lease went with G's expired session, and the node at that path is H's; the "
-                + "give-back after a failure, as release, may delete only a node the worker's own session owns")
-                .isTrue();
+                + "give-back after a failure, as release, may delete only a node the worker's own session owns "
+                + "(hint 2)").isTrue();
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",
@@ -727,7 +729,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThrown(refusedGiveBack, "worker G's grant, refused by the destination (5 is installed, G's number is "
                 + "4) after workers lost the right to delete in the leases' folder: giving the lease back was refused "
                 + "(NoAuth) and G still holds it, so the grant must fail with that refusal, as release does; "
-                + "NotInstalled would tell G it holds nothing while its node keeps every other worker Held",
+                + "NotInstalled would tell G it holds nothing while its node keeps every other worker Held (hint 2)",
                 "the grant answered " + answerToG.get()).isInstanceOf(KeeperException.NoAuthException.class);
     }
 
@@ -868,7 +870,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         AFTER_ITS_READ("right after its read", "does nextGeneration read the counter with zookeeper.getData(), "
                 + "before it writes or creates one?", EnsembleClient::onceAfterCounterRead),
         BEFORE_ITS_WRITE("right before its write", "does nextGeneration write the counter with setData every time, "
-                + "even right after it created the counter? Creating it reserves no number.",
+                + "even right after it created the counter? Creating it reserves no number (hint 2).",
                 EnsembleClient::onceBeforeCounterWritten);
 
         private final String where;
