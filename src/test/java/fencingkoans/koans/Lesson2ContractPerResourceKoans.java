@@ -117,14 +117,14 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
         assertThat(result).as("offering generation 2 while generation 3 is installed")
                 .isEqualTo(new InstallResult.NotHigher(FUND_A, 3, 2));
         assertThat(lowest).as("offering the lowest long there is: compare the two numbers, not their difference, "
-                + "which overflows here").isEqualTo(new InstallResult.NotHigher(FUND_A, 3, Long.MIN_VALUE));
+                + "which overflows here (hint 2)").isEqualTo(new InstallResult.NotHigher(FUND_A, 3, Long.MIN_VALUE));
         assertThat(belowTheOthers).as("offering generation 4 after another authority on the same file installed "
                 + "5: the installed generation is read from the file, every time").isEqualTo(
                 new InstallResult.NotHigher(FUND_A, 5, 4));
         assertThat(belowTheHighest).as("offering generation 2 on fund-B, where Long.MAX_VALUE is installed: compare "
-                + "the two numbers, not the installed one plus one, which overflows here")
+                + "the two numbers, not the installed one plus one, which overflows here (hint 2)")
                 .isEqualTo(new InstallResult.NotHigher(FUND_B, Long.MAX_VALUE, 2));
-        assertThat(theHighestAgain).as("offering Long.MAX_VALUE again on fund-B: equal is not higher")
+        assertThat(theHighestAgain).as("offering Long.MAX_VALUE again on fund-B: equal is not higher (hint 2)")
                 .isEqualTo(new InstallResult.NotHigher(FUND_B, Long.MAX_VALUE, Long.MAX_VALUE));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the refused installs").isEqualTo(5);
     }
@@ -184,14 +184,14 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
         Throwable thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1,
                 "pay-\uD83D\uDD12", 5))));
         String emoji = "a request id ending in an emoji (U+1F512), a high and a low half of a pair together: "
-                + "well-formed Unicode, so an ordinary id";
+                + "well-formed Unicode, so an ordinary id (hint 2)";
         assertThat(thrown).as("%s, but apply threw %s", emoji, thrown).isNull();
         assertThat(answer.get()).as(emoji).isEqualTo(new Applied(10));
         // U+1D800's last 16 bits are those of a lone high half: a code point cut down to a char looks malformed.
         thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1, "pay-\uD836\uDC00",
                 5))));
         String signWriting = "a request id ending in U+1D800, a SignWriting character, whose code point ends in the "
-                + "bits of a lone half (D800): test each code point, not a char cut from it";
+                + "bits of a lone half (D800): test each code point, not a char cut from it (hint 2)";
         assertThat(thrown).as("%s, but apply threw %s", signWriting, thrown).isNull();
         assertThat(answer.get()).as(signWriting).isEqualTo(new Applied(15));
     }
@@ -337,7 +337,7 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
 
         assertThat(course().worker().apply(
                         new ApplyRequest(FUND_A, 1, "r".repeat(ApplyRequest.MAX_REQUEST_ID_LENGTH), 5)))
-                .as("a request id of exactly %d characters: the limit itself is allowed",
+                .as("a request id of exactly %d characters: the limit itself is allowed (hint 2)",
                         ApplyRequest.MAX_REQUEST_ID_LENGTH)
                 .isEqualTo(new Applied(5));
         assertThat(course().worker().apply(

@@ -216,7 +216,7 @@ class Lesson3TransactionKoans extends CourseKoans {
                         + "BEGIN through ledger.execute, where B's first write is scripted")).isEqualTo(5);
         assertThat(result).as("A's answer. B added 5 just before A's BEGIN and 3 just after A's COMMIT, so A's "
                 + "transaction turned 5 into 12, and fund-A now holds 15. An answer of 7 was worked out before the "
-                + "transaction; 15 was read after it. Which value did your apply see inside it?%s",
+                + "transaction; 15 was read after it. Which value did your apply see inside it? (hint 3)%s",
                         because(bAfterCommit.get(), "A's apply never ran COMMIT through ledger.execute"))
                 .isEqualTo(new Applied(12));
         assertThat(reader.read(FUND_A).orElseThrow().value()).as("fund-A after A's and both of B's applies")
@@ -269,7 +269,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         long valueAfterFailure = course.value(FUND_A);
         InstallResult install = course.authority().install(FUND_A, 2);
 
-        assertThrown(failure, "what apply throws when a fault is injected after its update: the fault itself",
+        assertThrown(failure, "what apply throws when a fault is injected after its update: the fault itself "
+                + "(hint 2)",
                 "apply swallowed the fault and returned normally").isInstanceOf(InjectedFault.class);
         assertThat(valueAfterFailure).as("fund-A's value right after the failed apply: its update must not "
                 + "have been committed").isZero();
@@ -316,10 +317,10 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(midwayFailure.getMessage()).as("the message of that StoreException: it must be the work's own "
                 + "failure (the statement after the read, on the closed connection), not the ROLLBACK's. The ROLLBACK "
                 + "fails on the closed connection too; add its failure to the work's with addSuppressed, and throw "
-                + "the work's")
+                + "the work's (hint 3)")
                 .doesNotStartWith("ROLLBACK");
         assertThat(midwayFailure.getSuppressed()).as("the failures attached to it: the ROLLBACK's, which failed on "
-                + "the closed connection too, and must not be lost").isNotEmpty();
+                + "the closed connection too, and must not be lost (hint 3)").isNotEmpty();
         assertThrown(commitFailure, "what an apply throws when its connection is closed after the work, so that its "
                 + "COMMIT fails: a failed COMMIT is contention only if isContention() says so, like any other",
                 "apply answered " + answerAtTheCommit.get()).isInstanceOf(StoreException.class);
@@ -409,9 +410,10 @@ class Lesson3TransactionKoans extends CourseKoans {
                 + "so fund-A holds 3 and a-4 brings it to 8").isEqualTo(new Applied(8));
         assertThrown(errorOnAClosedConnection, "what an apply throws when an Error comes from its work after its "
                 + "connection was closed: the Error itself, with the failed ROLLBACK attached to it (addSuppressed), "
-                + "as for any other failure of the work", "apply answered instead").isInstanceOf(InjectedError.class)
+                + "as for any other failure of the work (hint 2)", "apply answered instead")
+                .isInstanceOf(InjectedError.class)
                 .satisfies(error -> assertThat(error.getSuppressed()).as("the failures attached to the Error: the "
-                        + "ROLLBACK's, which failed on the closed connection").isNotEmpty());
+                        + "ROLLBACK's, which failed on the closed connection (hint 2)").isNotEmpty());
         assertThat(course.value(FUND_A)).as("fund-A's value after the Error on the closed connection").isEqualTo(8);
     }
 

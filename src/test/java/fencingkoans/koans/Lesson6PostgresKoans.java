@@ -234,7 +234,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "far as the UPDATE or the record's INSERT; refuse it with the other checks, before the lock)" : "";
             assertThat(withoutADelta).as("the SQLSTATE of a call with a NULL delta under a new id (\"ok\" when it "
                     + "answered): it is malformed, refused with %s like a NULL generation, before anything is "
-                    + "touched%s", SqlState.INVALID_PARAMETER_VALUE, reachedAWrite)
+                    + "touched (hint 2)%s", SqlState.INVALID_PARAMETER_VALUE, reachedAWrite)
                     .isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
             assertThat(course.contents()).as("every row of both tables after the call with a NULL delta")
                     .isEqualTo(before);
@@ -452,8 +452,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(inFlight).as("the duplicate of r1 while the original is uncommitted").isEqualTo(new Contended(FUND_A));
             assertThat(fundBWaited).as("whether a request on fund-B waited for a lock while r1 on fund-A was "
                     + "uncommitted (pg_locks showed the wait; r1 then committed): the function locks the one row it "
-                    + "needs, never a whole table").isFalse();
-            assertThat(fundBAnswer).as("that request on fund-B, meanwhile").isEqualTo(new Applied(105));
+                    + "needs, never a whole table (hint 2)").isFalse();
+            assertThat(fundBAnswer).as("that request on fund-B, meanwhile (hint 2)").isEqualTo(new Applied(105));
             assertThat(retry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
             assertThat(course.records()).as("request records").containsExactlyInAnyOrder(FUND_A + "/r1",
                     FUND_B + "/b-1");
@@ -696,7 +696,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "sharer, until the statement guard cancels it").isEqualTo(new Contended(FUND_A));
             assertThat(whileKeyShared).as("the worker's apply of r1 while an owner's uncommitted record of r1 holds "
                     + "fund-A's row FOR KEY SHARE: only FOR UPDATE conflicts with every row lock; a weaker mode is let "
-                    + "in and then waits for the other record").isEqualTo(new Contended(FUND_A));
+                    + "in and then waits for the other record (hint 2)").isEqualTo(new Contended(FUND_A));
             assertThat(afterwards).as("the same request once the sharer committed").isEqualTo(new Applied(7));
         }
 
