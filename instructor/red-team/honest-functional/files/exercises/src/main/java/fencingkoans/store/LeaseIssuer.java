@@ -56,11 +56,7 @@ public final class LeaseIssuer {
     }
 
     public boolean holds(CuratorFramework worker, Lease lease) throws Exception {
-        long session = worker.getZookeeperClient().getZooKeeper().getSessionId();
-        return Optional.ofNullable(worker.checkExists().forPath(LeasePaths.lease(lease.resource())))
-                .map(Stat::getEphemeralOwner)
-                .filter(owner -> owner == session)
-                .isPresent();
+        return ownsNode(worker, LeasePaths.lease(lease.resource()));
     }
 
     public void release(CuratorFramework worker, Lease lease) throws Exception {
@@ -121,14 +117,28 @@ public final class LeaseIssuer {
         }
     }
 
-    /** Any failure after the lease was taken deletes the lease node first, then goes on to the caller. */
+    /** Whether {@code worker}'s own session owns the node at {@code path} now. */
+    private static boolean ownsNode(CuratorFramework worker, String path) throws Exception {
+        long session = worker.getZookeeperClient().getZooKeeper().getSessionId();
+        return Optional.ofNullable(worker.checkExists().forPath(path))
+                .map(Stat::getEphemeralOwner)
+                .filter(owner -> owner == session)
+                .isPresent();
+    }
+
+    /**
+     * Any failure after the lease was taken deletes the lease node first, if the worker's session still owns it,
+     * then goes on to the caller.
+     */
     private static LeaseResult givenBackOnFailure(CuratorFramework worker, String lease, Call<LeaseResult> call)
             throws Exception {
         try {
             return call.run();
         } catch (Exception | Error failure) {
             try {
-                worker.delete().forPath(lease);
+                if (ownsNode(worker, lease)) {
+                    worker.delete().forPath(lease);
+                }
             } catch (Exception cleanup) {
                 failure.addSuppressed(cleanup);
             }

@@ -61,11 +61,7 @@ public final class LeaseIssuer {
     }
 
     public boolean holds(CuratorFramework worker, Lease lease) throws Exception {
-        Stat node = worker.checkExists().forPath(LeasePaths.lease(lease.resource()));
-        if (node == null) {
-            return false;
-        }
-        return node.getEphemeralOwner() == worker.getZookeeperClient().getZooKeeper().getSessionId();
+        return ownsNode(worker, LeasePaths.lease(lease.resource()));
     }
 
     public void release(CuratorFramework worker, Lease lease) throws Exception {
@@ -109,9 +105,20 @@ public final class LeaseIssuer {
         }
     }
 
+    private static boolean ownsNode(CuratorFramework worker, String path) throws Exception {
+        Stat node = worker.checkExists().forPath(path);
+        if (node == null) {
+            return false;
+        }
+        return node.getEphemeralOwner() == worker.getZookeeperClient().getZooKeeper().getSessionId();
+    }
+
+    /** Only while the worker's session owns the node: after it expired, the node there is the next holder's. */
     private static void giveBack(CuratorFramework worker, String lease, Throwable failure) {
         try {
-            worker.delete().forPath(lease);
+            if (ownsNode(worker, lease)) {
+                worker.delete().forPath(lease);
+            }
         } catch (Exception alsoFailed) {
             failure.addSuppressed(alsoFailed);
         }

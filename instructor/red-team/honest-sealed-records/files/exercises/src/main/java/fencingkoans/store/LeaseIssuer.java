@@ -72,7 +72,10 @@ public final class LeaseIssuer {
             return new LeaseResult.Unavailable(resource, lost.getMessage());
         } catch (Exception | Error failure) {
             try {
-                worker.delete().forPath(lease);
+                Optional<Stat> owned = ownedNode(worker, lease);
+                if (owned.isPresent()) {
+                    worker.delete().withVersion(owned.get().getVersion()).forPath(lease);
+                }
             } catch (Exception cleanup) {
                 failure.addSuppressed(cleanup);
             }
@@ -93,13 +96,14 @@ public final class LeaseIssuer {
     }
 
     public boolean holds(CuratorFramework worker, Lease lease) throws Exception {
-        return ownedNode(worker, lease).isPresent();
+        return ownedNode(worker, LeasePaths.lease(lease.resource())).isPresent();
     }
 
     public void release(CuratorFramework worker, Lease lease) throws Exception {
-        Optional<Stat> owned = ownedNode(worker, lease);
+        String path = LeasePaths.lease(lease.resource());
+        Optional<Stat> owned = ownedNode(worker, path);
         if (owned.isPresent()) {
-            worker.delete().withVersion(owned.get().getVersion()).forPath(LeasePaths.lease(lease.resource()));
+            worker.delete().withVersion(owned.get().getVersion()).forPath(path);
         }
     }
 
@@ -116,9 +120,9 @@ public final class LeaseIssuer {
     }
 
     /** The lease node's state, when the worker's own session is the one that owns it. */
-    private static Optional<Stat> ownedNode(CuratorFramework worker, Lease lease) throws Exception {
+    private static Optional<Stat> ownedNode(CuratorFramework worker, String path) throws Exception {
         long session = worker.getZookeeperClient().getZooKeeper().getSessionId();
-        return Optional.ofNullable(worker.checkExists().forPath(LeasePaths.lease(lease.resource())))
+        return Optional.ofNullable(worker.checkExists().forPath(path))
                 .filter(node -> node.getEphemeralOwner() == session);
     }
 
