@@ -38,6 +38,8 @@ public final class KoanReport implements TestExecutionListener {
     static final String PASSED = "outcome: passed";
     static final String FAILED = "outcome: failed";
     static final String UNFINISHED = "outcome: unfinished";
+    /** How a failure's text names the hint for the step that failed. */
+    private static final Pattern NAMED_HINT = Pattern.compile("\\(hint (\\d+)\\)");
 
     private enum Status { PASSED, FAILED, LOCKED, SKIPPED }
 
@@ -47,9 +49,6 @@ public final class KoanReport implements TestExecutionListener {
     /** Read when a run holds koans: every launcher session (evidence, workshop, an IDE's) creates this listener. */
     private List<Course.LessonEntry> lessons = List.of();
     private int total;
-    /** How a failure's text names the hint for the step that failed. */
-    private static final Pattern NAMED_HINT = Pattern.compile("\\(hint (\\d+)\\)");
-
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final KoanResults results = new KoanResults(key -> { }, this::record);
     private final Set<String> planned = new HashSet<>();

@@ -367,7 +367,8 @@ class Lesson3TransactionKoans extends CourseKoans {
                         + "after BEGIN IMMEDIATE roll back, and what happens to the lock after the others?",
                 "catch (RuntimeException | Error failure) { ROLLBACK, then throw failure; }: every Throwable that "
                         + "can leave work.get() unchecked ends the transaction first, and a ROLLBACK that fails as "
-                        + "well is attached to the Error (addSuppressed), as the koan on closed connections asked for exceptions."})
+                        + "well is attached to the Error (addSuppressed), as the koan on closed connections asked "
+                        + "for exceptions."})
     void anErrorInsideApplyRollsBackToo() {
         FencedStore workerA = course.store();
         Connection probe = course.connection();

@@ -53,8 +53,8 @@ public final class Pause {
             throw new AssertionError("interrupted while waiting for the worker", e);
         }
         if (!reached.isDone()) {
-            throw new AssertionError("the paused call finished (" + worker.join() + ") without reaching its checkpoint: "
-                    + question);
+            throw new AssertionError("the paused call finished (" + worker.join() + ") without reaching its "
+                    + "checkpoint: " + question);
         }
     }
 
