@@ -221,18 +221,20 @@ public final class UnseenRequests {
             } catch (RuntimeException e) {
                 actual = "threw " + e;
             }
-            String context = String.format("step %d of %d of the requests no koan wrote (%s): %s%nThe earlier "
-                    + "installs and applies on %s, oldest first, each with the answer it got:%n%s%nWork the step out "
-                    + "by the lesson's rules from those: which case does your store not handle in general?", i, STEPS,
-                    which, step.text(), step.resource(), stepsBefore(done, step));
-            assertThat(actual).as("the answer to " + context).isEqualTo(expected);
+            int number = i;
+            // Written only for a failure: built for every step, the history made the sequence several times slower.
+            Supplier<String> context = () -> String.format("step %d of %d of the requests no koan wrote (%s): %s%n"
+                    + "The earlier installs and applies on %s, oldest first, each with the answer it got:%n%s%nWork "
+                    + "the step out by the lesson's rules from those: which case does your store not handle in "
+                    + "general?", number, STEPS, which, step.text(), step.resource(), stepsBefore(done, step));
+            assertThat(actual).as(() -> "the answer to " + context.get()).isEqualTo(expected);
             Object committedAfter;
             try {
                 committedAfter = committed.apply(step.resource());
             } catch (RuntimeException e) {
                 committedAfter = "unreadable: " + e.getMessage() + " (a transaction left open still holds the lock?)";
             }
-            assertThat(committedAfter).as("%s as committed after %s", step.resource(), context)
+            assertThat(committedAfter).as(() -> step.resource() + " as committed after " + context.get())
                     .isEqualTo(contract.read(step.resource()));
             done.add(new Done(step, expected));
         }
