@@ -122,32 +122,37 @@ public final class Course {
     private static List<LessonEntry> withCards(List<Class<?>> lessonClasses) {
         Map<Class<?>, List<Numbered>> numbered = new HashMap<>();
         lessonClasses.forEach(lessonClass -> numbered.put(lessonClass, numbered(lessonClass)));
-        List<Numbered> all = lessonClasses.stream().flatMap(lessonClass -> numbered.get(lessonClass).stream()).toList();
+        // Each koan lesson 6 runs again and its original, both ways, looked up once: every koan needs its twin.
+        Map<Method, String> numberOf = new HashMap<>();
+        Map<Method, Method> twinOf = new HashMap<>();
+        numbered.values().forEach(koans -> koans.forEach(koan -> {
+            numberOf.put(koan.method(), koan.number());
+            if (koan.method().isAnnotationPresent(AgainOnPostgres.class)) {
+                Method original = original(koan.method());
+                twinOf.put(koan.method(), original);
+                twinOf.put(original, koan.method());
+            }
+        }));
         return lessonClasses.stream().map(lessonClass -> new LessonEntry(lessonClass.getAnnotation(Lesson.class),
-                lessonClass, numbered.get(lessonClass).stream().map(koan -> entry(koan, all)).toList()))
+                lessonClass, numbered.get(lessonClass).stream().map(koan -> entry(koan,
+                        Optional.ofNullable(twinOf.get(koan.method())), numberOf)).toList()))
                 .toList();
     }
 
-    private static KoanEntry entry(Numbered koan, List<Numbered> all) {
-        KoanCard card = card(koan, all);
+    private static KoanEntry entry(Numbered koan, Optional<Method> twin, Map<Method, String> numberOf) {
+        KoanCard card = card(koan, twin, twin.map(numberOf::get));
         return new KoanEntry(card, KoanDisplayNames.name(koan.method().getName(), card.teaches()), koan.testClass(),
                 koan.method());
     }
 
-    private static KoanCard card(Numbered koan, List<Numbered> all) {
+    private static KoanCard card(Numbered koan, Optional<Method> twin, Optional<String> twinNumber) {
         AgainOnPostgres again = koan.method().getAnnotation(AgainOnPostgres.class);
         if (again == null) {
             Koan written = koan.method().getAnnotation(Koan.class);
-            Optional<String> twin = all.stream().filter(other -> other.method().isAnnotationPresent(
-                    AgainOnPostgres.class) && original(other.method()).equals(koan.method()))
-                    .map(Numbered::number).findFirst();
-            return new KoanCard(koan.number(), written.teaches(), written.edit(), List.of(written.hints()), twin);
+            return new KoanCard(koan.number(), written.teaches(), written.edit(), List.of(written.hints()), twinNumber);
         }
-        Method original = original(koan.method());
-        Optional<String> twin = all.stream().filter(other -> other.method().equals(original)).map(Numbered::number)
-                .findFirst();
-        return new KoanCard(koan.number(), original.getAnnotation(Koan.class).teaches(), again.edit(),
-                List.of(again.hints()), twin);
+        return new KoanCard(koan.number(), twin.orElseThrow().getAnnotation(Koan.class).teaches(), again.edit(),
+                List.of(again.hints()), twinNumber);
     }
 
     /** The earlier lesson's koan that an {@link AgainOnPostgres} method overrides. */

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.DisplayNameGenerator;
 public final class KoanDisplayNames implements DisplayNameGenerator {
 
     private static final Pattern WRITTEN_WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’-][\\p{L}\\p{N}]+)*");
+    private static final Pattern JOINING_MARK = Pattern.compile("['’-]");
+    private static final Pattern WORD_START = Pattern.compile("([a-z0-9])([A-Z])");
+    private static final Pattern WORD_START_AFTER_CAPITALS = Pattern.compile("([A-Z])([A-Z][a-z])");
 
     @Override
     public String generateDisplayNameForClass(Class<?> testClass) {
@@ -98,8 +101,8 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
         while (word.find()) {
             String form = word.group();
             String rest = form.substring(1);
-            if (form.matches(".*['’-].*") || !rest.equals(rest.toLowerCase(Locale.ROOT))) {
-                forms.putIfAbsent(form.replaceAll("['’-]", "").toLowerCase(Locale.ROOT), form);
+            if (JOINING_MARK.matcher(form).find() || !rest.equals(rest.toLowerCase(Locale.ROOT))) {
+                forms.putIfAbsent(JOINING_MARK.matcher(form).replaceAll("").toLowerCase(Locale.ROOT), form);
             }
         }
         return forms;
@@ -107,7 +110,7 @@ public final class KoanDisplayNames implements DisplayNameGenerator {
 
     /** "aWorkerIsRejected" becomes "a worker is rejected". */
     static String sentence(String camelCase) {
-        return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replaceAll("([A-Z])([A-Z][a-z])", "$1 $2")
-                .toLowerCase(Locale.ROOT);
+        String words = WORD_START.matcher(camelCase).replaceAll("$1 $2");
+        return WORD_START_AFTER_CAPITALS.matcher(words).replaceAll("$1 $2").toLowerCase(Locale.ROOT);
     }
 }

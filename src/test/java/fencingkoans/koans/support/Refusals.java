@@ -39,10 +39,16 @@ public final class Refusals {
      * quoted in, and an ideographic space looks like nothing at all.
      */
     static String printable(String text) {
-        StringBuilder shown = new StringBuilder();
-        text.chars().forEach(c -> shown.append(Character.isISOControl(c) || Character.isSurrogate((char) c)
-                || c != ' ' && (Character.isWhitespace(c) || Character.isSpaceChar(c))
-                ? String.format("\\u%04X", c) : String.valueOf((char) c)));
+        StringBuilder shown = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || Character.isSurrogate(c)
+                    || c != ' ' && (Character.isWhitespace(c) || Character.isSpaceChar(c))) {
+                shown.append(String.format("\\u%04X", (int) c));
+            } else {
+                shown.append(c);
+            }
+        }
         return shown.toString();
     }
 }

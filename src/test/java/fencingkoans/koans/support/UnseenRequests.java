@@ -116,8 +116,8 @@ public final class UnseenRequests {
         InstallResult install(String resource, long generation);
     }
 
-    /** One step with its arguments, done on the contract and on the destination alike. */
-    private record Step(String resource, String text, Function<ContractModel, Object> onContract,
+    /** One step, done on the contract and on the destination alike; its text is written only for a failure. */
+    private record Step(String resource, Supplier<String> text, Function<ContractModel, Object> onContract,
             Supplier<Object> onDestination) {
     }
 
@@ -204,7 +204,7 @@ public final class UnseenRequests {
     private record Done(Step step, Object answer) {
 
         String line() {
-            return step.text() + "  ->  " + answer;
+            return step.text().get() + "  ->  " + answer;
         }
     }
 
@@ -226,7 +226,7 @@ public final class UnseenRequests {
             Supplier<String> context = () -> String.format("step %d of %d of the requests no koan wrote (%s): %s%n"
                     + "The earlier installs and applies on %s, oldest first, each with the answer it got:%n%s%nWork "
                     + "the step out by the lesson's rules from those: which case does your store not handle in "
-                    + "general?", number, STEPS, which, step.text(), step.resource(), stepsBefore(done, step));
+                    + "general?", number, STEPS, which, step.text().get(), step.resource(), stepsBefore(done, step));
             assertThat(actual).as(() -> "the answer to " + context.get()).isEqualTo(expected);
             Object committedAfter;
             try {
@@ -272,7 +272,7 @@ public final class UnseenRequests {
             case INSTALL_UNKNOWN -> install(UNKNOWN, 1 + random.nextInt(3));
             case READ -> {
                 String read = random.nextInt(8) == 0 && kinds.contains(Kind.APPLY_UNKNOWN) ? UNKNOWN : resource;
-                yield new Step(read, "read " + read, model -> model.read(read), () -> committed.apply(read));
+                yield new Step(read, () -> "read " + read, model -> model.read(read), () -> committed.apply(read));
             }
             case APPLY_CURRENT -> apply(fresh(resource, installed, deposit()));
             case APPLY_STALE -> rejectedLater(fresh(resource, 1 + random.nextInt((int) Math.min(installed - 1, 1_000)),
@@ -324,12 +324,12 @@ public final class UnseenRequests {
     }
 
     private Step install(String resource, long offered) {
-        return new Step(resource, "install " + resource + " generation " + offered,
+        return new Step(resource, () -> "install " + resource + " generation " + offered,
                 model -> model.install(resource, offered), () -> installer.install(resource, offered));
     }
 
     private Step apply(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + shown(request), model -> model.apply(request),
+        return new Step(request.resource(), () -> "apply " + shown(request), model -> model.apply(request),
                 () -> worker.apply(request));
     }
 
@@ -342,7 +342,7 @@ public final class UnseenRequests {
     /** Refused with an IllegalArgumentException naming {@code field}, and nothing changed. */
     private Step malformed(String field, ApplyRequest request) {
         String resource = request != null && FUND_B.equals(request.resource()) ? FUND_B : FUND_A;
-        return new Step(resource, "apply " + shown(request),
+        return new Step(resource, () -> "apply " + shown(request),
                 model -> "refused: IllegalArgumentException naming '" + field + "'",
                 () -> {
                     try {
@@ -372,7 +372,7 @@ public final class UnseenRequests {
     private Step installInTheGap(ApplyRequest request) {
         String resource = request.resource();
         long offered = installed(resource) + 1;
-        return new Step(resource, "apply " + shown(request) + ", and right after it read the generation the "
+        return new Step(resource, () -> "apply " + shown(request) + ", and right after it read the generation the "
                 + "authority installs generation " + offered + " on " + resource + " (answers: the apply's, then the "
                 + "install's)",
                 model -> List.of(model.apply(request), new InstallResult.Contended(resource)),
@@ -388,7 +388,7 @@ public final class UnseenRequests {
     private Step lockHeld(ApplyRequest request) {
         String resource = request.resource();
         long offered = installed(resource) + 1;
-        return new Step(resource, "while another connection holds the write lock: apply " + shown(request)
+        return new Step(resource, () -> "while another connection holds the write lock: apply " + shown(request)
                 + ", then the authority installs generation " + offered + " on " + resource + " (answers: the "
                 + "apply's, then the install's)",
                 model -> List.of(new Contended(resource), new InstallResult.Contended(resource)),
@@ -397,7 +397,7 @@ public final class UnseenRequests {
 
     /** An apply that would write: a rejection writes nothing, and may commit or roll back past the reader. */
     private Step readerOpen(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + shown(request) + " while another connection is inside a read "
+        return new Step(request.resource(), () -> "apply " + shown(request) + " while another connection is inside a read "
                 + "transaction", model -> new Contended(request.resource()),
                 () -> whileAReaderIsOpen(() -> worker.apply(request)));
     }
@@ -406,7 +406,7 @@ public final class UnseenRequests {
         boolean error = random.nextBoolean();
         boolean applies = contract.wouldApply(request);
         String thrown = "threw " + (error ? InjectedError.class : InjectedFault.class).getSimpleName();
-        return new Step(request.resource(), "apply " + shown(request) + ", failing with " + (error ? "an Error" : "an "
+        return new Step(request.resource(), () -> "apply " + shown(request) + ", failing with " + (error ? "an Error" : "an "
                 + "exception") + " right after its value update, if it gets that far",
                 model -> applies ? thrown : model.apply(request),
                 () -> failingAt(Checkpoint.AFTER_VALUE_UPDATE, error, request));
@@ -415,7 +415,7 @@ public final class UnseenRequests {
     /** The same request from a second worker while the first sits between its record lookup and its effect. */
     private Step duplicateInFlight(ApplyRequest request) {
         String resource = request.resource();
-        return new Step(resource, "apply " + shown(request) + "; while it sits right after its record lookup, a "
+        return new Step(resource, () -> "apply " + shown(request) + "; while it sits right after its record lookup, a "
                 + "second worker sends the same request; once the first has answered, the second sends it again "
                 + "(answers: the second's in flight, the first's, the second's again)",
                 model -> {
@@ -433,7 +433,7 @@ public final class UnseenRequests {
     }
 
     private Step faultAfterRecord(ApplyRequest request) {
-        return new Step(request.resource(), "apply " + shown(request) + ", failing right after its record is "
+        return new Step(request.resource(), () -> "apply " + shown(request) + ", failing right after its record is "
                 + "stored; then the same request again (answers: the failing apply's, then the second's)",
                 model -> List.of("threw InjectedFault", model.apply(request)),
                 () -> List.of(failingAt(Checkpoint.AFTER_RECORD_STORED, false, request), worker.apply(request)));
@@ -551,10 +551,10 @@ public final class UnseenRequests {
     /** The last steps on the resource, after every earlier step there that sent the same request id. */
     private static String stepsBefore(List<Done> done, Step step) {
         String resource = step.resource();
-        Matcher id = REQUEST_ID.matcher(step.text());
+        Matcher id = REQUEST_ID.matcher(step.text().get());
         String sameId = id.find() ? id.group() : null;
         List<String> onResource = done.stream().filter(earlier -> earlier.step().resource().equals(resource))
-                .filter(earlier -> !earlier.step().text().startsWith("read ")).map(Done::line).toList();
+                .filter(earlier -> !earlier.step().text().get().startsWith("read ")).map(Done::line).toList();
         List<String> shown = new ArrayList<>(onResource.subList(Math.max(0, onResource.size() - SHOWN_BEFORE),
                 onResource.size()));
         List<String> withTheId = onResource.subList(0, onResource.size() - shown.size()).stream()
