@@ -3,7 +3,10 @@ package fencingkoans.harness;
 import fencingkoans.contract.NotWrittenYet;
 import fencingkoans.pg.FunctionLines;
 import fencingkoans.pg.PgSetupFailure;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -184,6 +187,37 @@ final class FailureStory {
             }
         }
         return type.getSuperclass() == null ? Optional.empty() : inheritedBody(type.getSuperclass(), koan);
+    }
+
+    /**
+     * The whole statement of the koan's source that holds {@code place} ("path:line", as {@link #koanLine} gives
+     * it), from the line after the statement before it to its own end; empty where the source is not at hand.
+     */
+    static Optional<String> statementAt(String place) {
+        int colon = place.lastIndexOf(':');
+        try {
+            List<String> lines = Files.readAllLines(Path.of(place.substring(0, colon)));
+            int line = Integer.parseInt(place.substring(colon + 1)) - 1;
+            if (line < 0 || line >= lines.size()) {
+                return Optional.empty();
+            }
+            int start = line;
+            while (start > 0 && !endsAStatement(lines.get(start - 1))) {
+                start--;
+            }
+            int end = line;
+            while (end < lines.size() - 1 && !endsAStatement(lines.get(end))) {
+                end++;
+            }
+            return Optional.of(String.join("\n", lines.subList(start, end + 1)));
+        } catch (IOException | RuntimeException noSource) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean endsAStatement(String line) {
+        String code = line.strip();
+        return code.isEmpty() || code.endsWith(";") || code.endsWith("{") || code.endsWith("}");
     }
 
     private static String sourcePath(Class<?> type, String file, int line) {

@@ -221,15 +221,18 @@ public final class KoanReport implements TestExecutionListener {
             }
             edits.forEach(edit -> out.add("  Edit:        " + edit));
         }
+        Optional<String> failedAt = Optional.empty();
         if (failure != null) {
             Optional<String> body = FailureStory.inheritedBodyLine(failure, koan.method());
-            FailureStory.koanLine(failure, koan.method().getDeclaringClass(), koan.methodName())
-                    .ifPresent(line -> out.add("  The koan:    " + line + body.map(at -> ", its body at " + at)
-                            .orElse("")));
+            Optional<String> line = FailureStory.koanLine(failure, koan.method().getDeclaringClass(),
+                    koan.methodName());
+            line.ifPresent(at -> out.add("  The koan:    " + at + body.map(bodyAt -> ", its body at " + bodyAt)
+                    .orElse("")));
             runBy(koan).ifPresent(runner -> out.add("               (run by " + runner + ", the name your build tool "
                     + "or IDE shows)"));
+            failedAt = body.or(() -> line);
         }
-        out.addAll(hints(koan.card().hints(), lesson, hintNamedBy(failure)));
+        out.addAll(hints(koan.card().hints(), lesson, hintNamedBy(failure, failedAt)));
         return out;
     }
 
@@ -247,10 +250,16 @@ public final class KoanReport implements TestExecutionListener {
      * The hint a failure's own text points to, "(hint 2)", where a koan's first hint is about another step than the
      * one that failed; otherwise the first.
      */
-    private static int hintNamedBy(Throwable failure) {
-        Matcher named = failure == null || failure.getMessage() == null ? null
-                : NAMED_HINT.matcher(failure.getMessage());
-        return named != null && named.find() ? Integer.parseInt(named.group(1)) : 1;
+    /**
+     * The hint a failure names with "(hint N)": in its message, or else in the koan's statement it came out of, for
+     * an exception the learner's code threw inside an assertion that names one. Otherwise the first hint.
+     */
+    private static int hintNamedBy(Throwable failure, Optional<String> failedAt) {
+        String message = failure == null ? null : failure.getMessage();
+        String named = message != null && NAMED_HINT.matcher(message).find() ? message
+                : failedAt.flatMap(FailureStory::statementAt).orElse("");
+        Matcher hint = NAMED_HINT.matcher(named);
+        return hint.find() ? Integer.parseInt(hint.group(1)) : 1;
     }
 
     private List<String> hints(List<String> hints, Course.LessonEntry lesson, int first) {
