@@ -472,6 +472,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         });
 
         InjectedFault crash = injectedFaultFrom(() -> issuer.grant(worker(), FUND_A));
+        // A grant that never reached the install leaves its fault waiting: no later grant may meet it instead.
+        authority.checkpoints().clear();
         long issuedBeforeTheCrash = counter(FUND_A);
         long installedAfterTheCrash = course.state(FUND_A).generation();
         // An Error, not an Exception, the next time: the lease must come back after any failure.
@@ -480,6 +482,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         });
         AtomicReference<LeaseResult> answerToC = new AtomicReference<>();
         Throwable error = catchThrowable(() -> answerToC.set(issuer.grant(worker(), FUND_A)));
+        authority.checkpoints().clear();
         // A third failure, after the leases' folder was made read-only for workers: giving the lease back fails too.
         CuratorFramework workerE = worker();
         String leases = ZKPaths.getPathAndNode(LeasePaths.lease(FUND_A)).getPath();
@@ -489,6 +492,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         });
         AtomicReference<LeaseResult> answerToE = new AtomicReference<>();
         Throwable faultAndFailedGiveBack = catchThrowable(() -> answerToE.set(issuer.grant(workerE, FUND_A)));
+        authority.checkpoints().clear();
         // The folder opened again, E gives back the lease its failed grant could not.
         issuersOwn.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(leases);
         issuer.release(workerE, new Lease(FUND_A, 4));
@@ -685,6 +689,21 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             holder.execute("ROLLBACK");
         }
         boolean dHoldsTheLease = issuer.holds(workerD, new Lease(FUND_B, 2));
+        // Checked here: worker E's grant below would meet a lease that D kept, and fail for that instead.
+        assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
+                .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
+        assertThat(aHoldsTheLease).as("whether worker A holds the lease after its refused grant").isFalse();
+        assertThat(grantToB).as("worker B's grant next: the lease is free, and the counter has moved on")
+                .isEqualTo(new NotInstalled(FUND_A, 3, new InstallResult.NotHigher(FUND_A, 5, 3)));
+        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation").isEqualTo(5);
+        assertThat(onAnUnknownResource).as("worker C's grant on fund-C, which the destination does not hold: every "
+                + "answer of the install but Installed is a refusal, not only NotHigher")
+                .isEqualTo(new NotInstalled("fund-C", 2, new InstallResult.UnknownResource("fund-C")));
+        assertThat(cHoldsTheLease).as("whether worker C holds fund-C's lease after its refused grant").isFalse();
+        assertThat(whileTheDestinationIsBusy).as("worker D's grant on fund-B while another connection holds the "
+                + "destination's write lock: Contended is a refusal like the others, not a grant and not a reason to "
+                + "keep the lease").isEqualTo(new NotInstalled(FUND_B, 2, new InstallResult.Contended(FUND_B)));
+        assertThat(dHoldsTheLease).as("whether worker D holds fund-B's lease after its refused grant").isFalse();
         // Worker E's session expires right after its issuer took generation 3 on fund-B, and worker F is granted the
         // lease meanwhile, with generation 4; E's install of 3 is then refused.
         CuratorFramework workerE = worker();
@@ -705,20 +724,6 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Throwable refusedGiveBack = catchThrowable(
                 () -> answerToG.set(new LeaseIssuer(issuersOwn, authorityOfG).grant(workerG, FUND_A)));
 
-        assertThat(grantToA).as("worker A's grant while fund-A's installed generation, 5, is above the counter")
-                .isEqualTo(new NotInstalled(FUND_A, 2, new InstallResult.NotHigher(FUND_A, 5, 2)));
-        assertThat(aHoldsTheLease).as("whether worker A holds the lease after its refused grant").isFalse();
-        assertThat(grantToB).as("worker B's grant next: the lease is free, and the counter has moved on")
-                .isEqualTo(new NotInstalled(FUND_A, 3, new InstallResult.NotHigher(FUND_A, 5, 3)));
-        assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation").isEqualTo(5);
-        assertThat(onAnUnknownResource).as("worker C's grant on fund-C, which the destination does not hold: every "
-                + "answer of the install but Installed is a refusal, not only NotHigher")
-                .isEqualTo(new NotInstalled("fund-C", 2, new InstallResult.UnknownResource("fund-C")));
-        assertThat(cHoldsTheLease).as("whether worker C holds fund-C's lease after its refused grant").isFalse();
-        assertThat(whileTheDestinationIsBusy).as("worker D's grant on fund-B while another connection holds the "
-                + "destination's write lock: Contended is a refusal like the others, not a grant and not a reason to "
-                + "keep the lease").isEqualTo(new NotInstalled(FUND_B, 2, new InstallResult.Contended(FUND_B)));
-        assertThat(dHoldsTheLease).as("whether worker D holds fund-B's lease after its refused grant").isFalse();
         assertThat(grantToF).as("worker F's grant on fund-B, once worker E's session had expired halfway "
                 + "through E's grant").isEqualTo(new Granted(new Lease(FUND_B, 4)));
         assertThat(grantToE).as("worker E's grant, whose generation 3 met F's 4 at the destination")
@@ -763,8 +768,11 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         return new ExpiredHalfway(() -> {
             LeaseResult answer = itsIssuer.grant(expiring, resource);
             if (grantMeanwhile.get() == null) {
-                throw new AssertionError("the grant on " + resource + " answered " + answer + " without writing the "
-                        + "counter with setData: this koan expires the worker's session right after that write");
+                throw new AssertionError(answer instanceof Held
+                        ? "the grant on " + resource + " answered " + answer + ": its lease was still taken when this "
+                                + "step began. Did an earlier grant of this koan that failed or was refused keep it?"
+                        : "the grant on " + resource + " answered " + answer + " without writing the counter with "
+                                + "setData: this koan expires the worker's session right after that write");
             }
             return answer;
         }, grantMeanwhile);
@@ -942,7 +950,12 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         } catch (ExecutionException failed) {
             Throwable cause = failed.getCause() instanceof CompletionException wrapped ? wrapped.getCause()
                     : failed.getCause();
-            throw new AssertionError(what + " threw " + cause + " instead of answering", cause);
+            String why = cause instanceof KeeperException.NodeExistsException ? ": a create that finds the lease node "
+                    + "taken is the answer Held, whatever a look before it saw"
+                    : cause instanceof KeeperException.SessionExpiredException ? ": the session ran out while the call "
+                    + "was still at work. Does it try again after a lost connection, until there is no session left? "
+                    + "Without a quorum the answer comes at the first ConnectionLossException" : "";
+            throw new AssertionError(what + " threw " + cause + " instead of answering" + why, cause);
         } catch (TimeoutException e) {
             throw new AssertionError(what + " gave no answer within " + PATIENCE_SECONDS + " s: does it wait or "
                     + "retry for ever?");
