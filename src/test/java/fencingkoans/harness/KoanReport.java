@@ -247,10 +247,6 @@ public final class KoanReport implements TestExecutionListener {
     }
 
     /**
-     * The hint a failure's own text points to, "(hint 2)", where a koan's first hint is about another step than the
-     * one that failed; otherwise the first.
-     */
-    /**
      * The hint a failure names with "(hint N)": in its message, or else in the koan's statement it came out of, for
      * an exception the learner's code threw inside an assertion that names one. Otherwise the first hint.
      */
