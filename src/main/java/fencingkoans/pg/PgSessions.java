@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
@@ -17,7 +18,8 @@ import java.util.function.Supplier;
  * Real connections to one course database, kept open once closed, so that a koan's new session costs a reset
  * instead of a new server process (about 30 ms each, and a lesson 6 run opens about a hundred). A session handed
  * back is rolled back and {@code DISCARD ALL}-ed first: no transaction, lock, temporary table, setting or prepared
- * statement of its earlier user is left, as in a session just opened. Given code.
+ * statement of its earlier user is left, as in a session just opened; one that had temporary objects is closed
+ * instead. Given code.
  */
 final class PgSessions implements AutoCloseable {
 
@@ -45,6 +47,15 @@ final class PgSessions implements AutoCloseable {
                 session.setAutoCommit(true);
             }
             try (Statement statement = session.createStatement()) {
+                // A session that had temporary objects closes for good: DISCARD ALL drops them, but a function
+                // compiled against one of them (a caller's temporary type, say) would keep pointing at it.
+                try (ResultSet temporary = statement.executeQuery("SELECT pg_catalog.pg_my_temp_schema() <> 0")) {
+                    temporary.next();
+                    if (temporary.getBoolean(1)) {
+                        closeQuietly(session);
+                        return;
+                    }
+                }
                 statement.execute("DISCARD ALL");
             }
             idle.get(role).push(session);

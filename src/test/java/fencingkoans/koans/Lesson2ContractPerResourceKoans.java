@@ -278,9 +278,11 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         List<String> before = course().contents();
 
         ApplyResult applied = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
-        // Close to fund-A: a space before it, its upper case, and two LIKE patterns (_ is any one character, % any
-        // run of them) that would find it.
-        List<String> nearNames = List.of(" " + FUND_A, FUND_A.toUpperCase(Locale.ROOT), "fund_A", "fund%");
+        // Close to fund-A: a space before it, its upper case, two LIKE patterns (_ is any one character, % any run
+        // of them) that would find it, its full-width letters (which Unicode normalization folds into fund-A), and
+        // a quote that, pasted into SQL, ends the name and matches every row.
+        List<String> nearNames = List.of(" " + FUND_A, FUND_A.toUpperCase(Locale.ROOT), "fund_A", "fund%",
+                "\uFF46\uFF55\uFF4E\uFF44-A", FUND_A + "' OR name <> '");
         List<Object> nearMisses = nearNames.stream()
                 .map(name -> answerOrFailure(worker, new ApplyRequest(name, 1, "c-2", 5))).toList();
         InstallResult installed = course().install("fund-C", 2);
@@ -288,8 +290,8 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
         assertThat(nearMisses).as("applies on \"%s\": names the destination does not hold, however close to one it "
-                + "holds; a resource is named exactly, as a request id is, never trimmed, folded or matched as a LIKE "
-                + "pattern", String.join("\", \"", nearNames))
+                + "holds; a resource is named exactly, as a request id is, never trimmed, folded, normalized, matched as "
+                + "a LIKE pattern or pasted into SQL", String.join("\", \"", nearNames))
                 .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
                         .extracting(rejected -> ((Rejected) rejected).reason())
                         .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));

@@ -61,6 +61,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
     /** How long a koan waits for the worker's call, as lesson 3's koans do. */
     private static final long PATIENCE_SECONDS = 30;
     private static final long LOCK_POLL_MILLIS = 5;
+    /** Type names a function body may write that are no keywords, so that the search_path decides what they mean. */
+    private static final List<String> CALLERS_TYPES = List.of("text", "int8", "int4", "bool", "name", "timestamptz");
+    /** Who ran a caller's code that noted it (in the setting callers.ran_as), or nobody. */
+    private static final String RAN_AS = "SELECT coalesce(nullif(pg_catalog.current_setting('callers.ran_as', true), "
+            + "''), 'nobody')";
     /** Without a WHERE clause it needs the UPDATE privilege alone: a WHERE on a column would need SELECT too. */
     private static final String DIRECT_UPDATE = "UPDATE fencing.resources SET value = 1000";
 
@@ -200,11 +205,12 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         public void aGenerationBelowOneIsRefused() {
             Lesson2OnEveryDestination.super.aGenerationBelowOneIsRefused();
             // r1 is applied now; from SQL, unlike from Java, a generation can be NULL.
-            String withoutAGeneration = sqlStateOf(course.session(WORKER),
+            String withoutAGeneration = refusalOf(course.session(WORKER),
                     "SELECT * FROM fencing.apply_request('fund-A', NULL, 'r1', 5)");
-            assertThat(withoutAGeneration).as("the SQLSTATE of a call with a NULL generation, under r1's id (\"ok\" "
-                    + "when it answered): it is malformed, refused with %s like generation 0, not answered from r1's "
-                    + "record", SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
+            assertThat(withoutAGeneration).as("the SQLSTATE and message of a call with a NULL generation, under r1's "
+                    + "id (\"ok\" when it answered): it is malformed, refused with %s like generation 0, with a "
+                    + "message that names the generation, not answered from r1's record",
+                    SqlState.INVALID_PARAMETER_VALUE).startsWith(SqlState.INVALID_PARAMETER_VALUE).contains("generation");
         }
 
         @Override
@@ -215,6 +221,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "everything it did."})
         public void aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing() {
             Lesson2OnEveryDestination.super.aDeltaThatWouldOverflowTheValueIsRefusedAndChangesNothing();
+            // Fund-A holds Long.MAX_VALUE under generation 2 now. From SQL the error itself shows.
+            List<String> before = course.contents();
+            String overflow = sqlStateOf(course.session(WORKER),
+                    "SELECT * FROM fencing.apply_request('fund-A', 2, 'one-more-from-sql', 1)");
+            assertThat(overflow).as("the SQLSTATE of a call from SQL adding 1 to fund-A's Long.MAX_VALUE (\"ok\" "
+                    + "when it answered): a sum beyond bigint is %s (numeric_value_out_of_range), not %s: the request "
+                    + "is well formed, and the same one may fit after a withdrawal", SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.NUMERIC_VALUE_OUT_OF_RANGE);
+            assertThat(course.contents()).as("every row of both tables after that call").isEqualTo(before);
         }
 
         @Override
@@ -228,14 +243,15 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             Lesson2OnEveryDestination.super.aWithdrawalIsAnOrdinaryRequest();
             // From SQL, unlike from Java, a delta can be NULL: no deposit, no withdrawal, and no record to store.
             List<String> before = course.contents();
-            String withoutADelta = sqlStateOf(course.session(WORKER),
+            String withoutADelta = refusalOf(course.session(WORKER),
                     "SELECT * FROM fencing.apply_request('fund-A', 1, 'no-delta', NULL)");
-            String reachedAWrite = "23502".equals(withoutADelta) ? " (23502 is not_null_violation: the NULL got as "
-                    + "far as the UPDATE or the record's INSERT; refuse it with the other checks, before the lock)" : "";
-            assertThat(withoutADelta).as("the SQLSTATE of a call with a NULL delta under a new id (\"ok\" when it "
-                    + "answered): it is malformed, refused with %s like a NULL generation, before anything is "
-                    + "touched (hint 2)%s", SqlState.INVALID_PARAMETER_VALUE, reachedAWrite)
-                    .isEqualTo(SqlState.INVALID_PARAMETER_VALUE);
+            String reachedAWrite = withoutADelta.startsWith("23502") ? " (23502 is not_null_violation: the NULL got "
+                    + "as far as the UPDATE or the record's INSERT; refuse it with the other checks, before the lock)"
+                    : "";
+            assertThat(withoutADelta).as("the SQLSTATE and message of a call with a NULL delta under a new id (\"ok\" "
+                    + "when it answered): it is malformed, refused with %s like a NULL generation, with a message that "
+                    + "names the delta, before anything is touched (hint 2)%s", SqlState.INVALID_PARAMETER_VALUE,
+                    reachedAWrite).startsWith(SqlState.INVALID_PARAMETER_VALUE).contains("delta");
             assertThat(course.contents()).as("every row of both tables after the call with a NULL delta")
                     .isEqualTo(before);
             // The same under w-1's id, which has a record: the request is malformed whatever the record says.
@@ -441,9 +457,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
             ApplyResult first = original.apply(R1);
             ApplyResult inFlight = duplicate.apply(R1);
-            // Another resource meanwhile: only fund-A's row is locked, so fund-B's request goes through at once.
+            // Another resource meanwhile, under the same id: only fund-A's row is locked, and ids are per resource,
+            // so fund-B's r1 goes through at once.
             CompletableFuture<ApplyResult> onFundB = CompletableFuture.supplyAsync(() -> duplicate.apply(
-                    new ApplyRequest(FUND_B, 1, "b-1", 5)));
+                    new ApplyRequest(FUND_B, 1, R1.requestId(), 5)));
             boolean fundBWaited = waitsBeforeItAnswersThenCommit(course.session(WORKER), onFundB, originalSession);
             ApplyResult fundBAnswer = answerOf(onFundB);
             ApplyResult retry = duplicate.apply(R1);
@@ -453,10 +470,47 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(fundBWaited).as("whether a request on fund-B waited for a lock while r1 on fund-A was "
                     + "uncommitted (pg_locks showed the wait; r1 then committed): the function locks the one row it "
                     + "needs, never a whole table (hint 2)").isFalse();
-            assertThat(fundBAnswer).as("that request on fund-B, meanwhile (hint 2)").isEqualTo(new Applied(105));
+            assertThat(fundBAnswer).as("r1 on fund-B, meanwhile: a request of its own, as ids are per resource, and "
+                    + "nothing holds fund-B's row; anything that locks by the id alone makes it wait or contend (hint "
+                    + "2)").isEqualTo(new Applied(105));
             assertThat(retry).as("the duplicate's retry after the original committed").isEqualTo(new Replayed(7));
             assertThat(course.records()).as("request records").containsExactlyInAnyOrder(FUND_A + "/r1",
-                    FUND_B + "/b-1");
+                    FUND_B + "/r1");
+        }
+
+        @Koan(edit = "apply_request.sql",
+                teaches = "The value and its record commit together: a record the table refuses undoes the delta as "
+                        + "well.",
+                hints = {
+                    "Here the owner has just added a rule by which request_records refuses the id r-unstorable. Your "
+                            + "function adds the delta, then stores the record, and the INSERT fails. What becomes of "
+                            + "the delta, and what does the worker hear?",
+                    "Let the INSERT's error leave the function: no EXCEPTION block around it. The failed call then "
+                            + "undoes the UPDATE as well, and the worker hears of the failure, not an Applied with no "
+                            + "record behind it, which its retry would apply a second time."})
+        void theValueAndItsRecordCommitTogether() throws SQLException {
+            Connection owner = course.session(OWNER);
+            Worker worker = course.worker();
+            ApplyRequest unstorable = new ApplyRequest(FUND_A, 1, "r-unstorable", 7);
+            List<String> before = course.contents();
+            Object refused;
+            List<String> afterTheRefusal;
+            PgDatabase.execute(owner, "ALTER TABLE fencing.request_records ADD CONSTRAINT refuses_one_id "
+                    + "CHECK (request_id <> 'r-unstorable')");
+            try {
+                refused = answerOrFailure(worker, unstorable);
+                afterTheRefusal = course.contents();
+            } finally {
+                PgDatabase.execute(owner, "ALTER TABLE fencing.request_records DROP CONSTRAINT refuses_one_id");
+            }
+            Object retried = answerOrFailure(worker, unstorable);
+
+            assertThat(refused).as("the answer to r-unstorable, whose record the table refused (a CHECK the owner "
+                    + "added): the call must fail; an answer means the delta stood without its record")
+                    .isNotInstanceOf(ApplyResult.class);
+            assertThat(afterTheRefusal).as("every row of both tables after r-unstorable's refused record: the delta "
+                    + "goes with it").isEqualTo(before);
+            assertThat(retried).as("r-unstorable sent again once the rule was gone").isEqualTo(new Applied(7));
         }
     }
 
@@ -586,9 +640,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
         @Koan(edit = "apply_request.sql",
                 teaches = "A fixed search_path keeps a caller's temporary table, or its own operator, from standing in for the real one.",
                 hints = {
-                    "A session's own temporary schema is searched first for tables unless the search_path names it. "
-                            + "Here the worker creates a temporary table called resources with generation 99, then "
-                            + "puts a schema of its own, with its own + for bigints, before pg_catalog.",
+                    "A session's own temporary schema is searched first for tables and types unless the search_path "
+                            + "names it. Here the worker creates a temporary table called resources with generation 99 "
+                            + "and temporary types named text and int8, then puts a schema of its own, with its own + "
+                            + "for bigints, before pg_catalog.",
                     "Add SET search_path = fencing, pg_temp to the function's declaration: pg_temp last, written out. "
                             + "Writing fencing.resources in full is not enough: operators and functions are looked "
                             + "up on the path too."})
@@ -601,6 +656,25 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
             ApplyResult result = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 99, "fake-1", 5));
             List<String> afterTheTable = course.contents();
+
+            // Types are looked up in pg_temp first too. In a session of its own, the worker creates its own text,
+            // int8 and others, as domains whose check notes who ran it when that is not the worker itself.
+            Connection typed = course.session(WORKER);
+            PgDatabase.execute(typed, """
+                    CREATE FUNCTION pg_temp.noted(anyelement) RETURNS boolean LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF current_user <> session_user THEN
+                            PERFORM pg_catalog.set_config('callers.ran_as', current_user, false);
+                        END IF;
+                        RETURN true;
+                    END $$""");
+            for (String type : CALLERS_TYPES) {
+                PgDatabase.execute(typed, "CREATE DOMAIN pg_temp." + type + " AS pg_catalog." + type
+                        + " CHECK (pg_temp.noted(VALUE))");
+            }
+            Object throughTheCallersTypes = answerOrFailure(new PgFencedStore(typed)::apply,
+                    new ApplyRequest(FUND_B, 1, "r-types", 5));
+            String typesRanAs = firstValue(typed, RAN_AS);
 
             // A caller with a schema of its own (granted here by the owner), listed before pg_catalog: its + for
             // bigints notes who ran it. In a function that takes the caller's path, it runs with the owner's rights.
@@ -625,8 +699,7 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             PgDatabase.execute(worker, "SET search_path = callers, pg_catalog, fencing");
             ApplyResult throughTheCallersPath = new PgFencedStore(worker).apply(new ApplyRequest(FUND_A, 1, "r-path",
                     5));
-            String ranAs = firstValue(worker, "SELECT coalesce(nullif(pg_catalog.current_setting('callers.ran_as', "
-                    + "true), ''), 'nobody')");
+            String ranAs = firstValue(worker, RAN_AS);
             PgDatabase.execute(owner, "DROP SCHEMA callers CASCADE");
 
             assertThat(result).as("generation 99 exists only in the worker's own temporary table; the function must "
@@ -638,6 +711,10 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "with SECURITY DEFINER it runs them as the owner, whatever table names it writes in full and "
                     + "whatever path its body sets once it runs")
                     .isEqualTo("nobody");
+            assertThat(typesRanAs).as("who ran the check of the worker's temporary types (domains named %s) inside "
+                    + "the function, which answered %s: a path that leaves out pg_temp searches it first for types as "
+                    + "well as tables, so a body that declares a text runs the caller's domain, as the owner",
+                    String.join(", ", CALLERS_TYPES), throughTheCallersTypes).isEqualTo("nobody");
             assertThat(throughTheCallersPath).as("the worker's apply of r-path, its own schema first on its path")
                     .isEqualTo(new Applied(5));
         }
@@ -755,6 +832,32 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     + "worked out from the value read before the lock").isEqualTo(new Applied(12));
             assertThat(course.state(FUND_A)).as("fund-A after both calls: the 5 must not be lost")
                     .isEqualTo(new ResourceState(FUND_A, 2, 12));
+
+            // The maintenance transaction now only shares the table: the row lock is the function's at once, and its
+            // UPDATE waits. Meanwhile the owner tries to lock fund-A's row.
+            Connection maintenance = course.session(OWNER);
+            maintenance.setAutoCommit(false);
+            PgDatabase.execute(maintenance, "LOCK TABLE fencing.resources IN SHARE MODE");
+            CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> answerOrFailure(worker,
+                    new ApplyRequest(FUND_A, 2, "r3", 1)));
+            boolean waited;
+            String rowWhileItWaited;
+            try {
+                waited = waitsBeforeItAnswers(course.session(WORKER), call);
+                rowWhileItWaited = sqlStateOf(course.session(OWNER),
+                        "SELECT FROM fencing.resources WHERE name = 'fund-A' FOR UPDATE NOWAIT");
+            } finally {
+                maintenance.commit();
+            }
+            assertThat(waited).as("whether r3's call waited while a transaction held the resources table in SHARE "
+                    + "mode (its UPDATE must wait for it)").isTrue();
+            assertThat(rowWhileItWaited).as("the SQLSTATE of another session's FOR UPDATE NOWAIT on fund-A's row "
+                    + "while r3's call, past its lock, waited at its UPDATE (\"ok\" when it got the row): the row "
+                    + "stays the function's until its transaction ends; a lock taken inside a BEGIN ... EXCEPTION "
+                    + "block is given back when that block catches an error, and the function then goes on without "
+                    + "it").isEqualTo(SqlState.LOCK_NOT_AVAILABLE);
+            assertThat(call.get(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("r3, adding 1 under generation 2")
+                    .isEqualTo(new Applied(13));
         }
 
         @Koan(edit = "apply_request.sql",
@@ -873,11 +976,16 @@ class Lesson6PostgresKoans extends PgCourseKoans {
 
     /** Runs {@code sql} and gives "ok", or the SQLSTATE it failed with. */
     private static String sqlStateOf(Connection session, String sql) {
+        return refusalOf(session, sql).split(" ", 2)[0];
+    }
+
+    /** Runs {@code sql} and gives "ok", or the SQLSTATE it failed with and the server's message, after a space. */
+    private static String refusalOf(Connection session, String sql) {
         try (Statement statement = session.createStatement()) {
             statement.execute(sql);
             return "ok";
         } catch (SQLException e) {
-            return e.getSQLState();
+            return e.getSQLState() + " " + e.getMessage();
         }
     }
 

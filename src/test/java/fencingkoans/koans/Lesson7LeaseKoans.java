@@ -46,6 +46,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -78,6 +79,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
     private static final long PATIENCE_SECONDS = 30;
     /** Reads of one counter that a nextGeneration racing a handful of issuers could need; a loop needs more. */
     private static final int MORE_READS_THAN_A_RACE_NEEDS = 10;
+    /** Compare-and-sets an issuer loses in a row in koan 7.5: more than any retry limit a learner would pick. */
+    private static final int LOSSES_IN_A_ROW = 100;
 
     @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
             teaches = "The first lease holder gets a generation from ZooKeeper's counter, and the destination admits "
@@ -276,6 +279,47 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "right after reading 8, then F's own: B wrote 9, the number F meant to write, so F's compare-and-set "
                 + "lost; a counter that shows F's number says nothing about whose write put it there, and F reads again")
                 .containsExactly(9L, 10L);
+        // Issuer G loses its compare-and-set again and again: right after each of G's reads, issuer B takes a number,
+        // on a thread of its own (Curator keeps a retry loop per thread, which a nested call would share with G's).
+        EnsembleClient clientOfG = connect(Identity.ISSUER);
+        List<Long> takenWhileGRead = new ArrayList<>();
+        afterEachCounterRead(clientOfG, reads -> {
+            takenWhileGRead.add(CompletableFuture.supplyAsync(unchecked(() -> issuerB.nextGeneration(FUND_A))).join());
+            return reads < LOSSES_IN_A_ROW;
+        });
+        long[] takenByG = new long[1];
+        Throwable gaveUp = catchThrowable(() -> takenByG[0] = issuerOn(clientOfG).nextGeneration(FUND_A));
+        assertThat(gaveUp).as("issuer G's nextGeneration on fund-A, whose compare-and-set lost %d times in a row "
+                + "(issuer B took a number right after each of G's reads): a busy counter is no failure, and a limit "
+                + "on the retries turns it into one while the quorum is fine; G reads again for as long as it loses",
+                takenWhileGRead.size()).isNull();
+        assertThat(takenByG[0]).as("issuer G's number, after issuer B took 11 to %d", 10 + LOSSES_IN_A_ROW)
+                .isEqualTo(10 + LOSSES_IN_A_ROW + 1);
+        // One issuer serves three threads at once: the first sits right after its read, the second takes a number,
+        // the third reads and sits right before its write, and then the first goes on.
+        EnsembleClient sharedClient = connect(Identity.ISSUER);
+        LeaseIssuer shared = issuerOn(sharedClient);
+        long counterBefore = counter(FUND_A);
+        Pause afterItsRead = new Pause();
+        sharedClient.onceAfterCounterRead(afterItsRead::hold);
+        CompletableFuture<Long> firstThread = CompletableFuture.supplyAsync(unchecked(() -> shared.nextGeneration(
+                FUND_A)));
+        afterItsRead.awaitReached(firstThread, "did the first thread's nextGeneration read the counter?");
+        long secondThread = shared.nextGeneration(FUND_A);
+        Pause beforeItsWrite = new Pause();
+        sharedClient.onceBeforeCounterWritten(beforeItsWrite::hold);
+        CompletableFuture<Long> thirdThread = CompletableFuture.supplyAsync(unchecked(() -> shared.nextGeneration(
+                FUND_A)));
+        beforeItsWrite.awaitReached(thirdThread, "did the third thread's nextGeneration write the counter?");
+        afterItsRead.release();
+        long first = answerOf(firstThread, "the first thread's nextGeneration");
+        beforeItsWrite.release();
+        long third = answerOf(thirdThread, "the third thread's nextGeneration");
+        assertThat(List.of(secondThread, first, third)).as("the numbers one issuer took on fund-A for three threads "
+                + "at once, from a counter at %d: the second thread's, then the first's, which read before the second "
+                + "wrote, then the third's, which read before the first wrote; what one call read (its Stat, its "
+                + "number) belongs to that call, not to a field of the issuer the three share", counterBefore)
+                .containsExactly(counterBefore + 1, counterBefore + 2, counterBefore + 3);
         // Worker W is granted fund-B, and while the destination installs W's number, issuer B takes the next one.
         List<Long> takenDuringTheInstall = new ArrayList<>();
         Authority authorityOfW = course.authority();
@@ -449,6 +493,26 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .isGreaterThan(leaseA.generation());
         assertThat(course.state(FUND_A).generation()).as("fund-A's installed generation after the restart")
                 .isEqualTo(leaseOf(afterRestart).generation());
+
+        // Worker E's grant on fund-B loses the quorum right after its counter write: the number is issued, and the
+        // destination, which needs no quorum, can still install it.
+        ensemble().expireSession(workerD.curator());
+        EnsembleClient clientOfE = connect(Identity.ISSUER);
+        CuratorFramework workerE = worker();
+        clientOfE.onceAfterCounterWritten(ensemble()::stopTwoServers);
+        LeaseResult lostAfterTheWrite;
+        try {
+            lostAfterTheWrite = answerOf(CompletableFuture.supplyAsync(unchecked(() -> issuerOn(clientOfE).grant(
+                    workerE, FUND_B))), "worker E's grant (its quorum went away right after its counter write)");
+        } finally {
+            ensemble().restartStoppedServers();
+        }
+        long installedForE = course.state(FUND_B).generation();
+        assertThat(lostAfterTheWrite).as("worker E's grant on fund-B, when two servers stopped right after its "
+                + "counter write and fund-B's installed generation is now %d: once the destination installed the "
+                + "number, the grant is Granted with it; Unavailable says nothing was installed, and nothing after "
+                + "the install needs ZooKeeper", installedForE).isEqualTo(new Granted(new Lease(FUND_B, installedForE)));
+        assertThat(installedForE).as("fund-B's installed generation after worker E's grant").isGreaterThan(1);
     }
 
     @Koan(edit = "LeaseIssuer.grant",
@@ -580,6 +644,14 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 .forPath(LeasePaths.counter(FUND_B), bytes(Integer.MAX_VALUE));
         assertThat(issuerOn(clientOfTheIssuer).nextGeneration(FUND_B)).as("the next generation on fund-B, whose "
                 + "counter stands at %d, the largest int", Integer.MAX_VALUE).isEqualTo(Integer.MAX_VALUE + 1L);
+        // Further still, past 2^53, where a double no longer holds every whole number.
+        long beyondDoubles = 1L << 53;
+        clientOfTheIssuer.curator().setData().forPath(LeasePaths.counter(FUND_B), bytes(beyondDoubles));
+        LeaseIssuer issuerOfB = issuerOn(clientOfTheIssuer);
+        assertThat(List.of(issuerOfB.nextGeneration(FUND_B), issuerOfB.nextGeneration(FUND_B))).as("the next two "
+                + "generations on fund-B, whose counter stands at 2^53 = %d, beyond which a double skips whole "
+                + "numbers: the counter is read and written as a long, digit for digit", beyondDoubles)
+                .containsExactly(beyondDoubles + 1, beyondDoubles + 2);
     }
 
     @Koan(edit = "LeaseIssuer.nextGeneration",
@@ -801,16 +873,28 @@ class Lesson7LeaseKoans extends EnsembleKoans {
      * would read for ever. Called again, it counts from zero.
      */
     private static void stopAfterCounterReads(EnsembleClient client) {
+        afterEachCounterRead(client, reads -> {
+            if (reads > MORE_READS_THAN_A_RACE_NEEDS) {
+                throw new IllegalStateException("nextGeneration read the counter " + reads + " times: after a "
+                        + "refusal (NoAuth) it started again, and a refusal does not go away on its own; only a "
+                        + "lost compare-and-set (BadVersionException) is worth another try");
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code action} on the reading thread after each counter read by {@code client} from now on, with the
+     * number of reads so far, for as long as it answers true.
+     */
+    private static void afterEachCounterRead(EnsembleClient client, IntPredicate action) {
         AtomicInteger reads = new AtomicInteger();
         client.onceAfterCounterRead(new Runnable() {
             @Override
             public void run() {
-                if (reads.incrementAndGet() > MORE_READS_THAN_A_RACE_NEEDS) {
-                    throw new IllegalStateException("nextGeneration read the counter " + reads + " times: after a "
-                            + "refusal (NoAuth) it started again, and a refusal does not go away on its own; only a "
-                            + "lost compare-and-set (BadVersionException) is worth another try");
+                if (action.test(reads.incrementAndGet())) {
+                    client.onceAfterCounterRead(this);
                 }
-                client.onceAfterCounterRead(this);
             }
         });
     }
