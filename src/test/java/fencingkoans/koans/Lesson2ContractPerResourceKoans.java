@@ -280,9 +280,11 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         ApplyResult applied = worker.apply(new ApplyRequest("fund-C", 1, "c-1", 5));
         // Close to fund-A: a space before it, its upper case, two LIKE patterns (_ is any one character, % any run
         // of them) that would find it, its full-width letters (which Unicode normalization folds into fund-A), and
-        // a quote that, pasted into SQL, ends the name and matches every row.
+        // a quote that, pasted into SQL, ends the name and matches every row; and a name longer than an id may be,
+        // which is no malformed request: only the request id has a length limit.
         List<String> nearNames = List.of(" " + FUND_A, FUND_A.toUpperCase(Locale.ROOT), "fund_A", "fund%",
-                "\uFF46\uFF55\uFF4E\uFF44-A", FUND_A + "' OR name <> '");
+                "\uFF46\uFF55\uFF4E\uFF44-A", FUND_A + "' OR name <> '", FUND_A + "-" + "x".repeat(
+                        ApplyRequest.MAX_REQUEST_ID_LENGTH));
         List<Object> nearMisses = nearNames.stream()
                 .map(name -> answerOrFailure(worker, new ApplyRequest(name, 1, "c-2", 5))).toList();
         InstallResult installed = course().install("fund-C", 2);
@@ -291,7 +293,7 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
         assertThat(nearMisses).as("applies on \"%s\": names the destination does not hold, however close to one it "
                 + "holds; a resource is named exactly, as a request id is, never trimmed, folded, normalized, matched as "
-                + "a LIKE pattern or pasted into SQL", String.join("\", \"", nearNames))
+                + "a LIKE pattern or pasted into SQL, and a name of any length is looked up", String.join("\", \"", nearNames))
                 .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
                         .extracting(rejected -> ((Rejected) rejected).reason())
                         .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));
@@ -358,9 +360,10 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         course().worker().apply(new ApplyRequest(FUND_A, 1, "r1", 5));
 
         // r1 was applied: a malformed request under its id must still be refused, not answered from its record.
+        // On fund-C, which does not exist, it is malformed all the same: the request is judged before the resource.
         assertRefusedBeforeAnyEffect(course(), "generation",
                 new ApplyRequest(FUND_A, 0, "r1", 5), new ApplyRequest(FUND_A, -1, "r1", 5),
-                new ApplyRequest(FUND_A, 0, "r2", 5));
+                new ApplyRequest(FUND_A, 0, "r2", 5), new ApplyRequest("fund-C", 0, "c-1", 5));
     }
 
     @Koan(edit = "FencedStore.apply",
@@ -385,6 +388,9 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         assertThat(stale).as("a stale request (generation 1 of 2) adding 1" + atTheBound).isEqualTo(Rejected.stale(1, 2));
         assertThat(unissued).as("an unissued request (generation 3 of 2) adding 1" + atTheBound)
                 .isEqualTo(Rejected.unissued(3, 2));
+        assertThat(answerOrFailure(worker, new ApplyRequest(FUND_A, 2, "back-one", -1))).as("a withdrawal of 1 from "
+                + "fund-A at Long.MAX_VALUE: only a sum beyond a long is refused, and this one is one below the "
+                + "bound").isEqualTo(new Applied(Long.MAX_VALUE - 1));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -164,6 +164,16 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         assertThat(onBAgain).as("r1 on fund-B again, answered from fund-B's own record: the record that answers is "
                 + "found by resource and request id together, not only the record that says a repeat exists")
                 .isEqualTo(new Replayed(FUND_B_START_VALUE + R1.delta()));
+
+        // An id is a value, never part of the query's text: a quote in it is a character like any other.
+        List<String> quoted = List.of("o'clock-1", "x' OR request_id <> '");
+        long before = course().value(FUND_A);
+        List<Object> answers = quoted.stream()
+                .map(id -> answerOrFailure(worker, new ApplyRequest(FUND_A, 1, id, 1))).toList();
+        assertThat(answers).as("\"%s\" on fund-A, after the requests above took it to %d: each is a request of its "
+                + "own. A lookup that pastes the id into its SQL text fails on the first quote, and with the second "
+                + "id finds another worker's record; a store that refuses quotes refuses a well-formed id",
+                String.join("\", \"", quoted), before).containsExactly(new Applied(before + 1), new Applied(before + 2));
     }
 
     @Koan(edit = "FencedStore.apply",

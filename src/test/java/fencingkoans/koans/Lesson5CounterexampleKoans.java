@@ -97,6 +97,9 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.state("o'clock")).as("the resource o'clock after the write of 6 on it: the name goes in "
                 + "as a parameter (?), so its quote is a character of the name and not the end of a string in the SQL")
                 .isEqualTo(new ResourceState("o'clock", 1, 6));
+        assertThat(course.read("nobody' OR name <> '")).as("the resource \"nobody' OR name <> '\" after the write "
+                + "on it: it did not exist, and a write around the store changes a value; it creates no resource")
+                .isEmpty();
         assertThat(stillOpen).as("whether the connection the koan lent to writeAroundTheStore is still open: the "
                 + "caller opened it and the caller closes it").isTrue();
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
@@ -113,17 +116,23 @@ class Lesson5CounterexampleKoans extends CourseKoans {
             hints = {
                 "The generation lives in the same table as the value. What does a restore from last night put back?",
                 "UPDATE resources SET generation = ? WHERE name = ?, with the old generation, on the one resource."})
-    void restoringAnOldGenerationReadmitsAStaleWorker() {
+    void restoringAnOldGenerationReadmitsAStaleWorker() throws Exception {
         course.authority().install(FUND_A, 2);
         course.authority().install(FUND_A, 4);
+        Connection lent = course.connection();
+        // A look-alike: SQLite's LIKE ignores the case of ASCII letters, so only = names the one resource.
+        try (Statement statement = lent.createStatement()) {
+            statement.execute("INSERT INTO resources (name, generation, value) VALUES ('FUND-A', 5, 0)");
+        }
         FencedStore staleWorker = course.store();
         ApplyRequest underGeneration2 = new ApplyRequest(FUND_A, 2, "r2", 7);
         ApplyResult beforeRestore = staleWorker.apply(underGeneration2);
         ApplyRequest underGeneration4 = new ApplyRequest(FUND_A, 4, "r4", 3);
         ApplyResult byTheHolder = course.store().apply(underGeneration4);
 
-        Counterexamples.restoreGeneration(course.connection(), FUND_A, 2);
-        Counterexamples.restoreGeneration(course.connection(), "nobody' OR name <> '", 3);
+        Counterexamples.restoreGeneration(lent, FUND_A, 2);
+        Counterexamples.restoreGeneration(lent, "nobody' OR name <> '", 3);
+        boolean stillOpen = !lent.isClosed();
         ApplyResult afterRestore = staleWorker.apply(underGeneration2);
         ApplyResult holdersRetry = course.store().apply(underGeneration4);
 
@@ -135,6 +144,11 @@ class Lesson5CounterexampleKoans extends CourseKoans {
                 .isEqualTo(new ResourceState(FUND_B, 1, FUND_B_START_VALUE));
         assertThat(course.generation(FUND_A)).as("fund-A's generation after the recovery put back generation 2, "
                 + "last week's").isEqualTo(2);
+        assertThat(course.state("FUND-A")).as("the resource FUND-A, named like fund-A but for the case of its "
+                + "letters, after the recovery of fund-A: a name is matched exactly (=), not as a LIKE pattern")
+                .isEqualTo(new ResourceState("FUND-A", 5, 0));
+        assertThat(stillOpen).as("whether the connection the koan lent to restoreGeneration is still open: the "
+                + "caller opened it and the caller closes it").isTrue();
         assertThat(byTheHolder).as("r4, by the worker holding generation 4, before the recovery")
                 .isEqualTo(new Applied(3));
         assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
