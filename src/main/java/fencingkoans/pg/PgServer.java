@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A PostgreSQL server and a superuser's way in. The course never works in the superuser's own database: it
@@ -34,6 +35,9 @@ public record PgServer(String serverUrl, String database, String user, String pa
     public static final String NAMES_PROPERTY = "fencing.pg.names";
 
     private static final String PREFIX = "jdbc:postgresql://";
+    /** How long dropWhatIsLeft waits for the sessions it ended to be gone, and how often it looks. */
+    private static final long SESSIONS_END_SECONDS = 10;
+    private static final long SESSIONS_POLL_MILLIS = 20;
     /** SQLSTATE classes of a failed login: connection exception, invalid authorization, no such database. */
     private static final List<String> NO_LOGIN_CLASSES = List.of("08", "28", "3D");
 
@@ -90,10 +94,18 @@ public record PgServer(String serverUrl, String database, String user, String pa
         if (!prefix.matches("[a-z][a-z0-9_]{5,40}")) {
             throw new IllegalArgumentException("not a prefix of the course's names: " + prefix);
         }
+        // Also a session that is creating one of them (a superuser's CREATE DATABASE, say): sent before the kill,
+        // the statement would otherwise finish after the names below were read, and its database would stay.
+        String sessions = " FROM pg_catalog.pg_stat_activity WHERE pid <> pg_catalog.pg_backend_pid() AND "
+                + "(pg_catalog.starts_with(usename::text, ?) OR pg_catalog.starts_with(datname::text, ?) "
+                + "OR pg_catalog.strpos(query, ?) > 0)";
         try (Connection superuser = connectAsSuperuser(); Statement drop = superuser.createStatement()) {
-            namesStartingWith(superuser, "SELECT pg_catalog.pg_terminate_backend(pid)::text FROM "
-                    + "pg_catalog.pg_stat_activity WHERE pg_catalog.starts_with(usename::text, ?) "
-                    + "OR pg_catalog.starts_with(datname::text, ?)", prefix);
+            namesStartingWith(superuser, "SELECT pg_catalog.pg_terminate_backend(pid)::text" + sessions, prefix);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SESSIONS_END_SECONDS);
+            while (!namesStartingWith(superuser, "SELECT pid::text" + sessions, prefix).isEmpty()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(SESSIONS_POLL_MILLIS);
+            }
             List<String> dropped = new ArrayList<>();
             for (String database : namesStartingWith(superuser, "SELECT datname::text FROM pg_catalog.pg_database "
                     + "WHERE pg_catalog.starts_with(datname::text, ?)", prefix)) {
@@ -108,6 +120,10 @@ public record PgServer(String serverUrl, String database, String user, String pa
             return dropped;
         } catch (SQLException e) {
             throw new PgException("dropping what was left with names starting " + prefix, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while dropping what was left with names starting " + prefix,
+                    e);
         }
     }
 

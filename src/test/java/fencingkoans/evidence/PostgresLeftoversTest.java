@@ -54,6 +54,37 @@ class PostgresLeftoversTest {
     }
 
     @Test
+    void aStatementStillCreatingOneOfTheNamesIsEndedBeforeTheDrop() throws Exception {
+        PgServer server = PostgresServer.server();
+        String names = "fencing_left_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        // A superuser's statement sent before the kill, which creates a role of the run once it is done: its
+        // session carries none of the names, only its text does.
+        Connection superuser = server.connectAsSuperuser();
+        CompletableFuture<Void> creating = CompletableFuture.runAsync(() -> {
+            try (Statement statement = superuser.createStatement()) {
+                statement.execute("SET statement_timeout = 0");
+                statement.execute("DO $$ BEGIN PERFORM pg_catalog.pg_sleep(600); CREATE ROLE " + names
+                        + "_late; END $$");
+            } catch (SQLException ended) {
+                throw new IllegalStateException(ended);
+            }
+        });
+        try {
+            awaitRunning(server, names);
+
+            server.dropWhatIsLeft(names);
+
+            assertThatThrownBy(() -> creating.get(30, TimeUnit.SECONDS))
+                    .as("the statement that would have created %s_late after the drop, ended by it", names)
+                    .hasCauseInstanceOf(IllegalStateException.class);
+            assertThat(namesOnTheServer(server, names)).as("databases, roles and sessions left under %s", names)
+                    .isEmpty();
+        } finally {
+            superuser.close();
+        }
+    }
+
+    @Test
     void aPrefixThatIsNoneOfTheCoursesIsRefused() {
         assertThatThrownBy(() -> PostgresServer.server().dropWhatIsLeft("pg"))
                 .as("a prefix that would match the server's own databases")
@@ -86,6 +117,27 @@ class PostgresLeftoversTest {
                 throw new AssertionError("the owner's sleep never showed in pg_stat_activity");
             }
             TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Until the server shows a statement whose text names {@code names} running; polled. */
+    private static void awaitRunning(PgServer server, String names) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String query = "SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE state = 'active' AND "
+                + "pg_catalog.strpos(query, '" + names + "_late') > 0 AND pid <> pg_catalog.pg_backend_pid()";
+        try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
+            while (true) {
+                try (ResultSet rows = statement.executeQuery(query)) {
+                    rows.next();
+                    if (rows.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the statement naming " + names + " never showed in pg_stat_activity");
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
         }
     }
 
