@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -109,35 +110,33 @@ class PostgresLeftoversTest {
         }
     }
 
-    /** Until the server shows the owner's statement running, the state a killed JVM leaves it in; polled. */
+    /** Until the server shows the owner's statement running, the state a killed JVM leaves it in. */
     private static void awaitSleeping(PgServer server, String names) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!namesOnTheServer(server, names).contains("sleeping")) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the owner's sleep never showed in pg_stat_activity");
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+        awaitShown(() -> namesOnTheServer(server, names).contains("sleeping"), "the owner's sleep");
     }
 
-    /** Until the server shows a statement whose text names {@code names} running; polled. */
+    /** Until the server shows a statement whose text names {@code names} running. */
     private static void awaitRunning(PgServer server, String names) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         String query = "SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity WHERE state = 'active' AND "
                 + "pg_catalog.strpos(query, '" + names + "_late') > 0 AND pid <> pg_catalog.pg_backend_pid()";
         try (Connection superuser = server.connectAsSuperuser(); Statement statement = superuser.createStatement()) {
-            while (true) {
+            awaitShown(() -> {
                 try (ResultSet rows = statement.executeQuery(query)) {
                     rows.next();
-                    if (rows.getLong(1) > 0) {
-                        return;
-                    }
+                    return rows.getLong(1) > 0;
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the statement naming " + names + " never showed in pg_stat_activity");
-                }
-                TimeUnit.MILLISECONDS.sleep(20);
+            }, "the statement naming " + names);
+        }
+    }
+
+    /** Polls pg_stat_activity through {@code shown} until it answers true; 30 s at most. */
+    private static void awaitShown(Callable<Boolean> shown, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!shown.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + " never showed in pg_stat_activity");
             }
+            TimeUnit.MILLISECONDS.sleep(20);
         }
     }
 

@@ -292,8 +292,9 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
         assertThat(nearMisses).as("applies on \"%s\": names the destination does not hold, however close to one it "
-                + "holds; a resource is named exactly, as a request id is, never trimmed, folded, normalized, matched as "
-                + "a LIKE pattern or pasted into SQL, and a name of any length is looked up", String.join("\", \"", nearNames))
+                + "holds; a resource is named exactly, as a request id is, never trimmed, folded, normalized, matched "
+                + "as a LIKE pattern or pasted into SQL, and a name of any length is looked up",
+                String.join("\", \"", nearNames))
                 .allSatisfy(result -> assertThat(result).isInstanceOf(Rejected.class)
                         .extracting(rejected -> ((Rejected) rejected).reason())
                         .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));

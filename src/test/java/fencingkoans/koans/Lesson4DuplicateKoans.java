@@ -173,7 +173,8 @@ interface Lesson4OnEveryDestination extends KoansOnEveryDestination {
         assertThat(answers).as("\"%s\" on fund-A, after the requests above took it to %d: each is a request of its "
                 + "own. A lookup that pastes the id into its SQL text fails on the first quote, and with the second "
                 + "id finds another worker's record; a store that refuses quotes refuses a well-formed id",
-                String.join("\", \"", quoted), before).containsExactly(new Applied(before + 1), new Applied(before + 2));
+                String.join("\", \"", quoted), before)
+                .containsExactly(new Applied(before + 1), new Applied(before + 2));
     }
 
     @Koan(edit = "FencedStore.apply",

@@ -210,7 +210,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             assertThat(withoutAGeneration).as("the SQLSTATE and message of a call with a NULL generation, under r1's "
                     + "id (\"ok\" when it answered): it is malformed, refused with %s like generation 0, with a "
                     + "message that names the generation, not answered from r1's record",
-                    SqlState.INVALID_PARAMETER_VALUE).startsWith(SqlState.INVALID_PARAMETER_VALUE).contains("generation");
+                    SqlState.INVALID_PARAMETER_VALUE)
+                    .startsWith(SqlState.INVALID_PARAMETER_VALUE).contains("generation");
         }
 
         @Override
@@ -227,8 +228,8 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     "SELECT * FROM fencing.apply_request('fund-A', 2, 'two-more-from-sql', 2)");
             assertThat(overflow).as("the SQLSTATE of a call from SQL adding 2 to fund-A's Long.MAX_VALUE - 1 (\"ok\" "
                     + "when it answered): a sum beyond bigint is %s (numeric_value_out_of_range), not %s: the request "
-                    + "is well formed, and the same one may fit after a withdrawal", SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                    SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.NUMERIC_VALUE_OUT_OF_RANGE);
+                    + "is well formed, and the same one may fit after a withdrawal",
+                    SqlState.NUMERIC_VALUE_OUT_OF_RANGE, SqlState.INVALID_PARAMETER_VALUE).isEqualTo(SqlState.NUMERIC_VALUE_OUT_OF_RANGE);
             assertThat(course.contents()).as("every row of both tables after that call").isEqualTo(before);
         }
 

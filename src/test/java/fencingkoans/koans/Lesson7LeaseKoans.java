@@ -511,7 +511,8 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(lostAfterTheWrite).as("worker E's grant on fund-B, when two servers stopped right after its "
                 + "counter write and fund-B's installed generation is now %d: once the destination installed the "
                 + "number, the grant is Granted with it; Unavailable says nothing was installed, and nothing after "
-                + "the install needs ZooKeeper", installedForE).isEqualTo(new Granted(new Lease(FUND_B, installedForE)));
+                + "the install needs ZooKeeper", installedForE)
+                .isEqualTo(new Granted(new Lease(FUND_B, installedForE)));
         assertThat(installedForE).as("fund-B's installed generation after worker E's grant").isGreaterThan(1);
     }
 
