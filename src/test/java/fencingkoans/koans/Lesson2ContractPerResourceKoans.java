@@ -179,12 +179,14 @@ class Lesson2ContractPerResourceKoans extends CourseKoans implements Lesson2OnEv
         // never named.
         assertRefusedBeforeAnyEffect(course, "resource", loneHalvesIn(FUND_A).map(name -> new ApplyRequest(name, 1,
                 "r2", 5)).toArray(ApplyRequest[]::new));
-        // A whole pair is a character like any other: only a lone half is malformed.
+        // A whole pair is a character like any other: only a lone half is malformed. The zero-width joiner between
+        // the two emoji is a format character (Unicode category Cf), not a control character.
         AtomicReference<ApplyResult> answer = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> answer.set(course.store().apply(new ApplyRequest(FUND_A, 1,
-                "pay-\uD83D\uDD12", 5))));
-        String emoji = "a request id ending in an emoji (U+1F512), a high and a low half of a pair together: "
-                + "well-formed Unicode, so an ordinary id (hint 2)";
+                "pay-\uD83D\uDC69\u200D\uD83D\uDCBB", 5))));
+        String emoji = "a request id ending in the emoji for a technologist (U+1F469, U+200D, U+1F4BB): each emoji a "
+                + "high and a low half of a pair together, joined by a zero-width joiner, which is a format character "
+                + "and not a control one; well-formed Unicode, so an ordinary id (hint 2)";
         assertThat(thrown).as("%s, but apply threw %s", emoji, thrown).isNull();
         assertThat(answer.get()).as(emoji).isEqualTo(new Applied(10));
         // U+1D800's last 16 bits are those of a lone high half: a code point cut down to a char looks malformed.
@@ -288,6 +290,7 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
         List<Object> nearMisses = nearNames.stream()
                 .map(name -> answerOrFailure(worker, new ApplyRequest(name, 1, "c-2", 5))).toList();
         InstallResult installed = course().install("fund-C", 2);
+        InstallResult installedAtZero = course().install("fund-C", 0);
 
         assertThat(applied).as("an apply on fund-C, which does not exist").isInstanceOf(Rejected.class)
                 .extracting(result -> ((Rejected) result).reason()).isEqualTo(RejectionReason.UNKNOWN_RESOURCE);
@@ -299,6 +302,9 @@ interface Lesson2OnEveryDestination extends KoansOnEveryDestination {
                         .extracting(rejected -> ((Rejected) rejected).reason())
                         .isEqualTo(RejectionReason.UNKNOWN_RESOURCE));
         assertThat(installed).as("an install on fund-C, which does not exist")
+                .isEqualTo(new InstallResult.UnknownResource("fund-C"));
+        assertThat(installedAtZero).as("an install of generation 0 on fund-C: NotHigher would say fund-C holds a "
+                + "generation of at least 0; it holds none, since it does not exist")
                 .isEqualTo(new InstallResult.UnknownResource("fund-C"));
         assertThat(course().contents()).as("every row of the database: nothing may be created or changed")
                 .isEqualTo(before);

@@ -35,7 +35,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -47,6 +49,9 @@ class Lesson3TransactionKoans extends CourseKoans {
     private static final ApplyRequest WORKER_B = new ApplyRequest(FUND_A, 1, "b-1", 5);
     private static final ApplyRequest B_AFTER_A = new ApplyRequest(FUND_A, 1, "b-3", 3);
     private static final ApplyRequest ON_FUND_B = new ApplyRequest(FUND_B, 1, "b-2", 5);
+    private static final ApplyRequest UNDER_GENERATION_2 = new ApplyRequest(FUND_A, 2, "b-4", 5);
+    /** Long enough for any apply that waits for nothing; a worker that waits for the paused one never answers. */
+    private static final long B_PATIENCE_SECONDS = 10;
     private static final String NEVER_SCRIPTED = "apply never called ledger.installedGeneration, where this moment "
             + "is scripted";
 
@@ -151,7 +156,7 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(retry).as("worker B's retry after A committed: 7 from A plus B's 5").isEqualTo(new Applied(12));
     }
 
-    @Koan(edit = "ImmediateTransaction.run and Authority.install",
+    @Koan(edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
             teaches = "Contention and a stale generation are different causes: only contention is fixed by retrying.",
             hints = {
                 "Here the authority holds the lock while it installs generation 2. What must worker A hear then, "
@@ -162,10 +167,14 @@ class Lesson3TransactionKoans extends CourseKoans {
         Authority authority = course.authority();
         Authority rival = course.authority();
         FencedStore workerA = course.store();
+        FencedStore workerB = course.store();
         AtomicReference<ApplyResult> duringInstall = new AtomicReference<>();
+        AtomicReference<ApplyResult> underTheGenerationBeingInstalled = new AtomicReference<>();
         AtomicReference<InstallResult> rivalAfterCommit = new AtomicReference<>();
-        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ,
-                () -> duringInstall.set(workerA.apply(WORKER_A)));
+        authority.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, () -> {
+            duringInstall.set(workerA.apply(WORKER_A));
+            underTheGenerationBeingInstalled.set(workerB.apply(UNDER_GENERATION_2));
+        });
         authority.checkpoints().once(Checkpoint.AFTER_COMMIT,
                 () -> rivalAfterCommit.set(rival.install(FUND_A, 3)));
 
@@ -176,6 +185,11 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(duringInstall.get()).as("A's apply, made while the authority's install sat at its "
                 + "generation check%s", because(duringInstall.get(), "install never read the generation, so that "
                         + "moment never came"))
+                .isEqualTo(new Contended(FUND_A));
+        assertThat(underTheGenerationBeingInstalled.get()).as("worker B's apply with generation 2, made while the "
+                + "install of 2 sat at its generation check: the committed generation, 1, is not the last word while "
+                + "another transaction holds the lock, and a rejection is final (UNISSUED here would turn B away for "
+                + "good from the generation about to be installed). Nothing was decided: Contended")
                 .isEqualTo(new Contended(FUND_A));
         assertThat(installed).as("the answer to installing generation 2. A second install made 3 just after its "
                 + "COMMIT, so 3 is what fund-A holds by the time the answer is given: does your install answer what "
@@ -223,14 +237,18 @@ class Lesson3TransactionKoans extends CourseKoans {
                 .isEqualTo(15);
     }
 
-    @Koan(edit = "ImmediateTransaction.run and Authority.install",
+    @Koan(edit = "ImmediateTransaction.run, FencedStore.apply and Authority.install",
             teaches = "A worker paused on its own thread keeps the lock for the whole pause, however long.",
             hints = {
                 "The pause here is a real thread blocked on a latch, like a garbage-collection pause or a slow "
                         + "network. Does your transaction end before the pause or after it?",
-                "Everything between BEGIN IMMEDIATE and COMMIT, pause included, happens under the lock."})
+                "Everything between BEGIN IMMEDIATE and COMMIT, pause included, happens under the lock.",
+                "The lock is the database's alone: another worker meets it and hears Contended at once. A lock of "
+                        + "the JVM (synchronized) would make that worker wait, and workers in other processes would "
+                        + "not see it at all."})
     void aPausedWorkerHoldsTheLockUntilItResumes() throws Exception {
         FencedStore workerA = course.store();
+        FencedStore workerB = course.store();
         Authority authority = course.authority();
         Pause pause = new Pause();
         workerA.checkpoints().once(Checkpoint.AFTER_GENERATION_READ, pause::hold);
@@ -239,7 +257,22 @@ class Lesson3TransactionKoans extends CourseKoans {
         pause.awaitReached(aOnItsThread);
         InstallResult duringPause = authority.install(FUND_A, 2);
         InstallResult onFundBDuringPause = authority.install(FUND_B, 2);
-        pause.release();
+        ApplyResult bDuringPause;
+        try {
+            bDuringPause = CompletableFuture.supplyAsync(() -> workerB.apply(ON_FUND_B))
+                    .get(B_PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException waitedForA) {
+            throw new AssertionError("worker B's apply on fund-B, on its own connection and its own thread, made "
+                    + "while worker A is paused inside apply: no answer within " + B_PATIENCE_SECONDS + " s. B waited "
+                    + "for A inside this JVM (a synchronized block or a lock of its own around apply?). The lock "
+                    + "that matters is the database's: workers in other processes never see a lock of this JVM, and "
+                    + "meeting the database's lock is answered Contended at once.");
+        } catch (ExecutionException failed) {
+            throw new AssertionError("worker B's apply on fund-B during A's pause threw " + failed.getCause(),
+                    failed.getCause());
+        } finally {
+            pause.release();
+        }
         ApplyResult aResult = aOnItsThread.get(30, TimeUnit.SECONDS);
         InstallResult afterPause = authority.install(FUND_A, 2);
 
@@ -248,6 +281,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         assertThat(onFundBDuringPause).as("an install on fund-B during the same pause: the lock is the whole file's, "
                 + "and the answer names the resource the install was asked for")
                 .isEqualTo(new InstallResult.Contended(FUND_B));
+        assertThat(bDuringPause).as("worker B's apply on fund-B during A's pause: the file is locked, so B is told "
+                + "at once to come back").isEqualTo(new Contended(FUND_B));
         assertThat(aResult).as("worker A's apply once it resumes").isEqualTo(new Applied(7));
         assertThat(afterPause).as("the install retried after A committed")
                 .isEqualTo(new InstallResult.Installed(FUND_A, 2));

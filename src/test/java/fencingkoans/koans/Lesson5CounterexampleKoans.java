@@ -25,6 +25,7 @@ import fencingkoans.store.FencedStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +35,10 @@ class Lesson5CounterexampleKoans extends CourseKoans {
 
     private static final ApplyRequest R1 = new ApplyRequest(FUND_A, 1, "r1", 7);
     private static final ApplyRequest ON_FUND_B = new ApplyRequest(FUND_B, 1, "b1", 7);
+    private static final String AS_LENT = "open, committing each statement on its own";
+    private static final String LENT = "the caller opened it and closes it, and gets it back as it lent it; a "
+            + "setAutoCommit(false) left in place would hold the caller's next statements in a transaction that "
+            + "nobody commits, and they would be lost when it closes";
 
     @Koan(edit = "ImmediateTransaction.run",
             teaches = "A fault between the value update and the request record rolls both back: no half-done apply.",
@@ -79,7 +84,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         // A name is data, never SQL text: one with a quote in it, and one that would widen a pasted WHERE.
         Counterexamples.writeAroundTheStore(direct, "o'clock", 6);
         Counterexamples.writeAroundTheStore(direct, "nobody' OR name <> '", 2_000);
-        boolean stillOpen = !direct.isClosed();
+        String directAsLeft = asLent(direct);
 
         assertThat(throughTheStore).as("the stale worker through apply").isEqualTo(Rejected.stale(1, 2));
         assertThat(course.state(FUND_A)).as("fund-A after the writes on fund-B, o'clock and a resource named "
@@ -100,8 +105,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.read("nobody' OR name <> '")).as("the resource \"nobody' OR name <> '\" after the write "
                 + "on it: it did not exist, and a write around the store changes a value; it creates no resource")
                 .isEmpty();
-        assertThat(stillOpen).as("whether the connection the koan lent to writeAroundTheStore is still open: the "
-                + "caller opened it and the caller closes it").isTrue();
+        assertThat(directAsLeft).as("the connection the koan lent to writeAroundTheStore, after the calls: %s",
+                LENT).isEqualTo(AS_LENT);
         assertThat(course.records()).as("request records: the direct write left no trace").isEmpty();
 
         long pastTheInts = (1L << 32) + 6;
@@ -132,7 +137,7 @@ class Lesson5CounterexampleKoans extends CourseKoans {
 
         Counterexamples.restoreGeneration(lent, FUND_A, 2);
         Counterexamples.restoreGeneration(lent, "nobody' OR name <> '", 3);
-        boolean stillOpen = !lent.isClosed();
+        String lentAsLeft = asLent(lent);
         ApplyResult afterRestore = staleWorker.apply(underGeneration2);
         ApplyResult holdersRetry = course.store().apply(underGeneration4);
 
@@ -147,8 +152,8 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(course.state("FUND-A")).as("the resource FUND-A, named like fund-A but for the case of its "
                 + "letters, after the recovery of fund-A: a name is matched exactly (=), not as a LIKE pattern")
                 .isEqualTo(new ResourceState("FUND-A", 5, 0));
-        assertThat(stillOpen).as("whether the connection the koan lent to restoreGeneration is still open: the "
-                + "caller opened it and the caller closes it").isTrue();
+        assertThat(lentAsLeft).as("the connection the koan lent to restoreGeneration, after the calls: %s", LENT)
+                .isEqualTo(AS_LENT);
         assertThat(byTheHolder).as("r4, by the worker holding generation 4, before the recovery")
                 .isEqualTo(new Applied(3));
         assertThat(afterRestore).as("the same request after generation 2 was put back: the destination can only "
@@ -268,5 +273,12 @@ class Lesson5CounterexampleKoans extends CourseKoans {
         assertThat(reopened.read(FUND_A).orElseThrow().value()).as("fund-A's value after reopening").isEqualTo(7);
         assertThat(reopened.apply(R1)).as("r1 replayed after reopening: the record survived")
                 .isEqualTo(new Replayed(7));
+    }
+
+    private static String asLent(Connection connection) throws SQLException {
+        if (connection.isClosed()) {
+            return "closed";
+        }
+        return connection.getAutoCommit() ? AS_LENT : "open, with autocommit off";
     }
 }

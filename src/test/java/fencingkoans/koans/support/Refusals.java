@@ -7,11 +7,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import fencingkoans.contract.ApplyRequest;
 import fencingkoans.contract.ApplyResult;
 import fencingkoans.destination.Destination;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** The check of every malformed-request koan: a clear error naming the field, and not one row changed. */
 public final class Refusals {
+
+    /** The fields a refusal can be about; a null request has none of them. */
+    private static final List<String> FIELDS = List.of("resource", "requestId", "generation", "delta");
 
     private Refusals() {
     }
@@ -28,9 +32,20 @@ public final class Refusals {
                     + printable(refusal.toString()), "apply returned " + printable(String.valueOf(answer.get())))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(field);
+            if (FIELDS.contains(field)) {
+                assertThat(firstFieldNamedIn(refusal.getMessage())).as("the first of the request's fields that the "
+                        + "refusal of %s names, in \"%s\": the field that is wrong comes first, so that the caller "
+                        + "knows which one to fix (a message that quotes the whole request names them all)",
+                        printable(String.valueOf(request)), printable(refusal.getMessage())).isEqualTo(field);
+            }
         }
         assertThat(course.contents()).as("every row of the database after the refused request: a refusal "
                 + "happens before any effect").isEqualTo(before);
+    }
+
+    private static String firstFieldNamedIn(String message) {
+        return FIELDS.stream().filter(message::contains).min(Comparator.comparingInt(message::indexOf))
+                .orElse("none of them");
     }
 
     /**
