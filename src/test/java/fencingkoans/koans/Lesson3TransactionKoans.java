@@ -259,8 +259,8 @@ class Lesson3TransactionKoans extends CourseKoans {
         InstallResult onFundBDuringPause = authority.install(FUND_B, 2);
         ApplyResult bDuringPause;
         try {
-            bDuringPause = CompletableFuture.supplyAsync(() -> workerB.apply(ON_FUND_B))
-                    .get(B_PATIENCE_SECONDS, TimeUnit.SECONDS);
+            bDuringPause = CompletableFuture.supplyAsync(() -> workerB.apply(ON_FUND_B),
+                    Lesson3TransactionKoans::onItsOwnThread).get(B_PATIENCE_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException waitedForA) {
             throw new AssertionError("worker B's apply on fund-B, on its own connection and its own thread, made "
                     + "while worker A is paused inside apply: no answer within " + B_PATIENCE_SECONDS + " s. B waited "
@@ -513,5 +513,12 @@ class Lesson3TransactionKoans extends CourseKoans {
                         + "Graded runs draw a new sequence each time."})
     void theTransactionHoldsOnRequestsNoKoanWrote() {
         UnseenRequests.assertTheStoreFollowsTheContract(course, UnseenRequests.Scope.TRANSACTION);
+    }
+
+    /** A thread of B's own: a thread pool shared with A (or with an earlier koan's stuck worker) could leave B none. */
+    private static void onItsOwnThread(Runnable work) {
+        Thread thread = new Thread(work, "worker B");
+        thread.setDaemon(true);
+        thread.start();
     }
 }
