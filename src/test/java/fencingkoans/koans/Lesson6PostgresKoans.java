@@ -694,6 +694,21 @@ class Lesson6PostgresKoans extends PgCourseKoans {
             String ranAs = firstValue(worker, RAN_AS);
             PgDatabase.execute(owner, "DROP SCHEMA callers CASCADE");
 
+            // Until PostgreSQL 15 every role may create in public, and here the owner lets the worker do so: a path
+            // that lists public (as the default "$user", public does) finds the worker's table before fencing's.
+            PgDatabase.execute(owner, "GRANT CREATE ON SCHEMA public TO " + course.roleName(WORKER));
+            Connection inPublic = course.session(WORKER);
+            PgDatabase.execute(inPublic, "DROP TABLE IF EXISTS public.resources");
+            PgDatabase.execute(inPublic, "CREATE TABLE public.resources (name text, generation bigint, value bigint)");
+            PgDatabase.execute(inPublic, "INSERT INTO public.resources VALUES ('fund-A', 99, 0)");
+            PgDatabase.execute(inPublic, "GRANT ALL ON public.resources TO PUBLIC");
+            List<String> beforePublic = course.contents();
+            Object throughPublic = answerOrFailure(new PgFencedStore(inPublic)::apply,
+                    new ApplyRequest(FUND_A, 99, "fake-2", 5));
+            List<String> afterPublic = course.contents();
+            PgDatabase.execute(inPublic, "DROP TABLE public.resources");
+            PgDatabase.execute(owner, "REVOKE CREATE ON SCHEMA public FROM " + course.roleName(WORKER));
+
             assertThat(result).as("generation 99 exists only in the worker's own temporary table; the function must "
                     + "judge by the real fencing.resources, where generation 1 is installed")
                     .isEqualTo(Rejected.unissued(99, 1));
@@ -709,6 +724,11 @@ class Lesson6PostgresKoans extends PgCourseKoans {
                     String.join(", ", CALLERS_TYPES), throughTheCallersTypes).isEqualTo("nobody");
             assertThat(throughTheCallersPath).as("the worker's apply of r-path, its own schema first on its path")
                     .isEqualTo(new Applied(5));
+            assertThat(throughPublic).as("the worker's apply with generation 99 once it has a table public.resources "
+                    + "that says so: a function path that lists public (\"$user\", public, fencing, say) reads the "
+                    + "worker's table; only fencing and pg_temp belong on it")
+                    .isEqualTo(Rejected.unissued(99, 1));
+            assertThat(afterPublic).as("every row of both tables after that apply").isEqualTo(beforePublic);
         }
 
         @Koan(edit = "grants.sql",

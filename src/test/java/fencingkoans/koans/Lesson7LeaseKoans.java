@@ -197,7 +197,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         Lease leaseA = leaseOf(issuer.grant(workerA, FUND_A));
         ApplyResult whileHeld = storeA.apply(new ApplyRequest(FUND_A, leaseA.generation(), "a-1", 5));
 
-        issuer.release(workerA, leaseA);
+        // The issuer service runs more than one instance, and any may be asked: A gives its lease back through
+        // another one, and then asks the issuer that granted it.
+        issuer().release(workerA, leaseA);
         boolean heldAfterRelease = issuer.holds(workerA, leaseA);
         Lease leaseB = leaseOf(issuer.grant(workerB, FUND_A));
         boolean heldByAWhileBHolds = issuer.holds(workerA, leaseB);
@@ -213,7 +215,9 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(whileHeld).as("worker A's apply while it holds the lease").isEqualTo(new Applied(5));
         assertThat(leaseB.generation()).as("worker B's generation after A gave the lease back: strictly above A's "
                 + leaseA.generation()).isEqualTo(leaseA.generation() + 1);
-        assertThat(heldAfterRelease).as("whether worker A holds the lease right after giving it back").isFalse();
+        assertThat(heldAfterRelease).as("whether worker A holds the lease right after giving it back through another "
+                + "issuer, asked of the issuer that granted it: what ZooKeeper holds now answers, not what an issuer "
+                + "remembers granting; A's session is the same, and its node is gone").isFalse();
         assertThat(heldByAWhileBHolds).as("whether worker A holds the lease now that B does: the node "
                 + "exists, but another session owns it").isFalse();
         assertThat(issuer.holds(workerB, leaseB)).as("whether worker B still holds its lease after A, late, gave "
@@ -411,7 +415,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 + "time; a session remembered from before is gone").isTrue();
     }
 
-    @Koan(edit = "LeaseIssuer.grant and LeaseIssuer.nextGeneration",
+    @Koan(edit = "LeaseIssuer.grant, LeaseIssuer.nextGeneration and LeaseIssuer.release",
             teaches = "Without a quorum no generation is issued: the grant answers Unavailable in bounded time, "
                     + "nothing is installed, and after the restart issuing goes on strictly higher.",
             hints = {
@@ -420,7 +424,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
                 "Catch KeeperException.ConnectionLossException (Curator's CuratorConnectionLossException is one), "
                         + "around the lease and around the counter, and answer new LeaseResult.Unavailable(resource, "
                         + "e.getMessage()); never install, never retry for ever. A lease taken before the loss ends "
-                        + "with its worker's session."})
+                        + "with its worker's session. release has no such answer: let its exception reach the caller."})
     void withoutAQuorumNothingIsIssuedOrInstalled() throws Exception {
         EnsembleClient clientOfIssuer = connect(Identity.ISSUER);
         LeaseIssuer issuer = issuerOn(clientOfIssuer);
@@ -444,6 +448,7 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         LeaseResult lostBefore;
         AtomicReference<Boolean> answerOfHolds = new AtomicReference<>();
         Boolean heldWithoutAQuorum;
+        Throwable releasedWithoutAQuorum;
         try {
             CompletableFuture<LeaseResult> grantToB = CompletableFuture.supplyAsync(unchecked(() -> issuer.grant(
                     workerB.curator(), FUND_A)));
@@ -464,8 +469,12 @@ class Lesson7LeaseKoans extends EnsembleKoans {
             lostAfterTheRead = answerOf(grantToB, "worker B's grant (its quorum went away after it read the counter)");
             lostAfterTheLease = answerOf(grantToD, "worker D's grant (its quorum went away after it took the lease)");
             lostBefore = answerOf(grantToC, "worker C's grant without a quorum");
+            // D gives back the lease it took, at the same time as holds waits for the quorum.
+            CompletableFuture<Throwable> releaseOfD = CompletableFuture.supplyAsync(() -> catchThrowable(
+                    () -> secondIssuer.release(workerD.curator(), new Lease(FUND_B, 2))));
             heldWithoutAQuorum = catchThrowable(() -> answerOfHolds.set(issuer.holds(workerA, leaseA))) == null
                     ? answerOfHolds.get() : null;
+            releasedWithoutAQuorum = answerOf(releaseOfD, "worker D's release without a quorum");
         } finally {
             ensemble().restartStoppedServers();
         }
@@ -484,6 +493,10 @@ class Lesson7LeaseKoans extends EnsembleKoans {
         assertThat(heldWithoutAQuorum).as("what holds answered for worker A's lease, given back before, while the two "
                 + "servers were stopped (null when it threw, as it may): without a quorum nobody can be told that "
                 + "they hold a lease").isNotEqualTo(Boolean.TRUE);
+        assertThrown(releasedWithoutAQuorum, "worker D's release of the lease it took on fund-B, while the two servers "
+                + "were stopped: nothing could be deleted, so the release fails and says why; one that returns as if "
+                + "it had given the lease back leaves D holding it, and every other worker Held, until D's session "
+                + "ends", "the release returned normally").isInstanceOf(KeeperException.class);
         assertThat(installedMeanwhile).as("fund-A's installed generation after the grants without a quorum")
                 .isEqualTo(leaseA.generation());
         assertThat(course.state(FUND_B).generation()).as("fund-B's installed generation after D's grant")
